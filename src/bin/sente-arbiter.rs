@@ -1,0 +1,3 @@
+//! `sente-arbiter`: referees matches between two pbrain engines (see README).
+
+fn main() {}

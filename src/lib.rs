@@ -1,0 +1,7 @@
+//! Sente: a Gomoku/Renju engine for the Piskvork/Gomocup protocol.
+//!
+//! Module map (one concept per file): `types` (vocabulary), `pattern` (line pattern
+//! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
+//! engine layers built on them.
+
+pub mod types;

@@ -1,0 +1,13 @@
+//! `pbrain-sente`: with no arguments, speaks the Piskvork/Gomocup protocol on
+//! stdin/stdout. Subcommands are for developers (see README).
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {}
+        Some(other) => {
+            eprintln!("unknown subcommand: {other}");
+            std::process::exit(2);
+        }
+    }
+}
