@@ -316,6 +316,24 @@ pub const fn is_mate(v: Value) -> bool {
     v >= VALUE_MATE_IN_MAX || v <= -VALUE_MATE_IN_MAX
 }
 
+/// One progress report of a search, handed to the caller's callback once per completed
+/// iteration (the search never prints; `protocol` formats this as a `MESSAGE` line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth of the completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached (selective depth).
+    pub seldepth: i32,
+    /// Score for the side to move (see [`VALUE_MATE`] for proven results).
+    pub value: Value,
+    /// Nodes searched so far in this `go`.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Principal variation, best move first.
+    pub pv: Vec<Pos>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
