@@ -4,4 +4,11 @@
 //! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
 //! engine layers built on them.
 
+// Index loops over fixed per-cell / per-colour arrays read better than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+pub mod bench;
+pub mod board;
+pub mod pattern;
+pub mod rules;
 pub mod types;
