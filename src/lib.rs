@@ -4,4 +4,7 @@
 //! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
 //! engine layers built on them.
 
+pub mod protocol;
+pub mod time;
 pub mod types;
+pub mod engine;
