@@ -70,7 +70,9 @@ impl Engine {
         }
         let (w, h) = (self.board.width(), self.board.height());
         let history: Vec<Pos> = self.board.history().to_vec();
-        let Ok(mut b) = Board::new(w, h, rule) else { return };
+        let Ok(mut b) = Board::new(w, h, rule) else {
+            return;
+        };
         let mut ok = true;
         for (i, &p) in history.iter().enumerate() {
             match b.play(p) {
@@ -128,21 +130,37 @@ impl Engine {
     /// manager lists moves in play order, as every manager does. `blocked` squares
     /// (continuous games) are set first. Requires `black.len()` to be `white.len()` or
     /// `white.len() + 1`. On error the current position is unchanged.
-    pub fn set_position(&mut self, black: &[Pos], white: &[Pos], blocked: &[Pos]) -> Result<(), String> {
+    pub fn set_position(
+        &mut self,
+        black: &[Pos],
+        white: &[Pos],
+        blocked: &[Pos],
+    ) -> Result<(), String> {
         if black.len() != white.len() && black.len() != white.len() + 1 {
-            return Err(format!("impossible stone counts: {} black, {} white", black.len(), white.len()));
+            return Err(format!(
+                "impossible stone counts: {} black, {} white",
+                black.len(),
+                white.len()
+            ));
         }
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule())
             .map_err(|e| format!("{e:?}"))?;
         for &p in blocked {
-            b.set_blocked(p).map_err(|e| format!("cannot block {p}: {e:?}"))?;
+            b.set_blocked(p)
+                .map_err(|e| format!("cannot block {p}: {e:?}"))?;
         }
         let total = black.len() + white.len();
         for i in 0..total {
-            let p = if i % 2 == 0 { black[i / 2] } else { white[i / 2] };
+            let p = if i % 2 == 0 {
+                black[i / 2]
+            } else {
+                white[i / 2]
+            };
             match b.play(p) {
                 Ok(MoveOutcome::Continue) => {}
-                Ok(outcome) => return Err(format!("position is already decided at {p} ({outcome:?})")),
+                Ok(outcome) => {
+                    return Err(format!("position is already decided at {p} ({outcome:?})"))
+                }
                 Err(e) => return Err(format!("cannot place {p}: {e:?}")),
             }
         }
@@ -298,7 +316,10 @@ pub const fn defence_weight(p4: Pattern4) -> i32 {
 #[must_use]
 pub fn static_eval(board: &Board, c: Color) -> Value {
     let side = |col: Color| -> i64 {
-        PATTERN4_ALL.iter().map(|&p4| i64::from(board.count(col, p4)) * i64::from(attack_weight(p4))).sum()
+        PATTERN4_ALL
+            .iter()
+            .map(|&p4| i64::from(board.count(col, p4)) * i64::from(attack_weight(p4)))
+            .sum()
     };
     let v = side(c) - side(c.opp());
     Value::try_from(v.clamp(-20_000, 20_000)).unwrap_or(0)
@@ -393,7 +414,9 @@ pub fn swap2_opening(width: usize, height: usize, rule: Rule) -> Option<[Pos; 3]
     let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
     let mut best: Option<(Value, [Pos; 3])> = None;
     for shape in &SWAP2_SHAPES {
-        let Ok(mut b) = Board::new(width, height, rule) else { return None };
+        let Ok(mut b) = Board::new(width, height, rule) else {
+            return None;
+        };
         let mut stones = [Pos::NONE; 3];
         let mut ok = true;
         for (i, &(dx, dy)) in shape.iter().enumerate() {
@@ -406,7 +429,7 @@ pub fn swap2_opening(width: usize, height: usize, rule: Rule) -> Option<[Pos; 3]
             continue;
         }
         let e = (static_eval(&b, Color::Black) - SWAP2_TEMPO).abs();
-        if best.map_or(true, |(be, _)| e < be) {
+        if best.is_none_or(|(be, _)| e < be) {
             best = Some((e, stones));
         }
     }
@@ -450,7 +473,20 @@ mod tests {
     #[test]
     fn fallback_takes_an_immediate_five() {
         // Black: (3..7, 7) four stones; white scattered; black to move.
-        let mut b = board_with(&[(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (5, 9), (6, 7), (10, 1)], 15, Rule::Freestyle);
+        let mut b = board_with(
+            &[
+                (3, 7),
+                (3, 9),
+                (4, 7),
+                (4, 9),
+                (5, 7),
+                (5, 9),
+                (6, 7),
+                (10, 1),
+            ],
+            15,
+            Rule::Freestyle,
+        );
         let m = fallback_move(&mut b);
         assert!(m == Pos::new(7, 7) || m == Pos::new(2, 7), "{m:?}");
     }
@@ -458,7 +494,20 @@ mod tests {
     #[test]
     fn fallback_blocks_an_immediate_five() {
         // White has four in a row (3..6, 9) blocked on the left; black to move, no five.
-        let mut b = board_with(&[(2, 9), (3, 9), (0, 0), (4, 9), (14, 14), (5, 9), (0, 14), (6, 9)], 15, Rule::Freestyle);
+        let mut b = board_with(
+            &[
+                (2, 9),
+                (3, 9),
+                (0, 0),
+                (4, 9),
+                (14, 14),
+                (5, 9),
+                (0, 14),
+                (6, 9),
+            ],
+            15,
+            Rule::Freestyle,
+        );
         assert_eq!(b.side_to_move(), Color::Black);
         assert_eq!(fallback_move(&mut b), Pos::new(7, 9));
     }
@@ -466,7 +515,20 @@ mod tests {
     #[test]
     fn fallback_never_plays_a_renju_forbidden_point() {
         // Black double-three point at (7,7): black (5,7),(6,7) and (7,5),(7,6).
-        let mut b = board_with(&[(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)], 15, Rule::Renju);
+        let mut b = board_with(
+            &[
+                (5, 7),
+                (0, 0),
+                (6, 7),
+                (14, 0),
+                (7, 5),
+                (0, 14),
+                (7, 6),
+                (14, 14),
+            ],
+            15,
+            Rule::Renju,
+        );
         assert!(b.is_forbidden(Pos::new(7, 7)));
         for _ in 0..20 {
             let m = fallback_move(&mut b);
@@ -503,8 +565,12 @@ mod tests {
         e.new_game(15, 15, Rule::Freestyle).unwrap();
         e.set_position(&[Pos::new(7, 7)], &[], &[]).unwrap();
         assert_eq!(e.board().move_count(), 1);
-        assert!(e.set_position(&[Pos::new(1, 1), Pos::new(1, 1)], &[Pos::new(2, 2)], &[]).is_err());
-        assert!(e.set_position(&[Pos::new(1, 1)], &[Pos::new(2, 2), Pos::new(3, 3)], &[]).is_err());
+        assert!(e
+            .set_position(&[Pos::new(1, 1), Pos::new(1, 1)], &[Pos::new(2, 2)], &[])
+            .is_err());
+        assert!(e
+            .set_position(&[Pos::new(1, 1)], &[Pos::new(2, 2), Pos::new(3, 3)], &[])
+            .is_err());
         assert_eq!(e.board().history(), &[Pos::new(7, 7)]);
     }
 

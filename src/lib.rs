@@ -4,7 +4,14 @@
 //! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
 //! engine layers built on them.
 
+// Index loops over fixed per-cell / per-colour arrays read better than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+pub mod bench;
+pub mod board;
+pub mod engine;
+pub mod pattern;
 pub mod protocol;
+pub mod rules;
 pub mod time;
 pub mod types;
-pub mod engine;

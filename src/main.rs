@@ -5,6 +5,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => std::process::exit(sente::protocol::run()),
+        Some("bench-board") => {
+            let rule = args
+                .get(1)
+                .and_then(|r| sente::types::Rule::parse(r))
+                .unwrap_or(sente::types::Rule::Freestyle);
+            for line in sente::bench::board_bench(rule) {
+                println!("{line}");
+            }
+        }
         Some(other) => {
             eprintln!("unknown subcommand: {other}");
             std::process::exit(2);

@@ -171,7 +171,12 @@ pub enum Dir {
 
 impl Dir {
     /// All four directions, in index order.
-    pub const ALL: [Dir; 4] = [Dir::Horizontal, Dir::Vertical, Dir::Diagonal, Dir::AntiDiagonal];
+    pub const ALL: [Dir; 4] = [
+        Dir::Horizontal,
+        Dir::Vertical,
+        Dir::Diagonal,
+        Dir::AntiDiagonal,
+    ];
 
     /// Index offset of one step in this direction.
     #[inline]
@@ -205,7 +210,13 @@ pub enum Rule {
 
 impl Rule {
     /// All rules, for tests and table building.
-    pub const ALL: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro8, Rule::Caro9];
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro8,
+        Rule::Caro9,
+    ];
 
     /// Map the Piskvork `INFO rule` bitmask (1 exact five, 2 continuous, 4 renju,
     /// 8 caro) to a rule set plus the continuous-game flag.

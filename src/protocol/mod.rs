@@ -28,7 +28,9 @@ use crate::time::{SearchLimits, TimeSettings};
 use crate::types::{Pos, Rule, MAX_SIZE};
 
 use self::input::InputError;
-use self::parse::{parse_block_line, parse_line, BlockKind, BlockLine, Command, Coord, Info, ParseError};
+use self::parse::{
+    parse_block_line, parse_line, BlockKind, BlockLine, Command, Coord, Info, ParseError,
+};
 
 // State shared between the reader thread and the session, so a STOP can reach a search
 // that runs on the main thread.
@@ -73,7 +75,11 @@ impl Incoming {
     /// A line received now (for driving a session directly).
     #[must_use]
     pub fn now(seq: u64, text: &str) -> Incoming {
-        Incoming { seq, received: Instant::now(), line: Ok(text.to_string()) }
+        Incoming {
+            seq,
+            received: Instant::now(),
+            line: Ok(text.to_string()),
+        }
     }
 }
 
@@ -235,7 +241,9 @@ impl<W: Write> Session<W> {
     /// Feed a line to the open block. Returns true when the line is not part of the block
     /// and must be handled as a command (the block was abandoned with an ERROR).
     fn block_line(&mut self, text: &str, inc: &Incoming) -> bool {
-        let Some(block) = &mut self.block else { return true };
+        let Some(block) = &mut self.block else {
+            return true;
+        };
         match parse_block_line(text, block.kind) {
             Ok(BlockLine::Done) => {
                 if let Some(b) = self.block.take() {
@@ -245,7 +253,9 @@ impl<W: Write> Session<W> {
             }
             Ok(BlockLine::Stone(c, f)) => {
                 if block.stones.len() >= MAX_BLOCK_STONES {
-                    block.error.get_or_insert_with(|| "too many stones".to_string());
+                    block
+                        .error
+                        .get_or_insert_with(|| "too many stones".to_string());
                 } else {
                     block.stones.push((c, f));
                 }
@@ -345,7 +355,12 @@ impl<W: Write> Session<W> {
                 }
             }
             Command::Block(kind) => {
-                self.block = Some(PendingBlock { kind, stones: Vec::new(), error: None, received: inc.received });
+                self.block = Some(PendingBlock {
+                    kind,
+                    stones: Vec::new(),
+                    error: None,
+                    received: inc.received,
+                });
             }
             Command::Info(info) => self.apply_info(info),
             Command::End => {}
@@ -407,12 +422,20 @@ impl<W: Write> Session<W> {
                 self.engine.set_rule(rule);
                 self.engine.set_continuous(continuous);
             }
-            Info::ThreadNum(v) => self.engine.set_threads(usize::try_from(v.clamp(1, 256)).unwrap_or(1)),
+            Info::ThreadNum(v) => self
+                .engine
+                .set_threads(usize::try_from(v.clamp(1, 256)).unwrap_or(1)),
             Info::HashSize(v) => self.engine.set_hash_kib(u64::try_from(v).unwrap_or(0)),
-            Info::MaxDepth(v) => self.max_depth = (v > 0).then(|| i32::try_from(v).unwrap_or(i32::MAX)),
+            Info::MaxDepth(v) => {
+                self.max_depth = (v > 0).then(|| i32::try_from(v).unwrap_or(i32::MAX))
+            }
             Info::MaxNode(v) => self.max_nodes = u64::try_from(v).ok().filter(|&n| n > 0),
             Info::ShowDetail(v) => self.show_detail = v != 0,
-            Info::GameType(_) | Info::Evaluate | Info::Folder(_) | Info::Pondering(_) | Info::CautionFactor(_) => {}
+            Info::GameType(_)
+            | Info::Evaluate
+            | Info::Folder(_)
+            | Info::Pondering(_)
+            | Info::CautionFactor(_) => {}
             Info::Unknown(k) => log::record('#', &format!("ignored INFO key {k}")),
             Info::Invalid(r) => log::record('#', &format!("ignored INFO: {r}")),
         }
@@ -441,7 +464,13 @@ impl<W: Write> Session<W> {
         }
         match block.kind {
             BlockKind::Board | BlockKind::YxBoard => {
-                let pick = |f: u8| stones.iter().filter(|s| s.1 == f).map(|s| s.0).collect::<Vec<_>>();
+                let pick = |f: u8| {
+                    stones
+                        .iter()
+                        .filter(|s| s.1 == f)
+                        .map(|s| s.0)
+                        .collect::<Vec<_>>()
+                };
                 let (own, opp, blocked) = (pick(1), pick(2), pick(3));
                 let (black, white) = if own.len() == opp.len() {
                     (own, opp)
@@ -572,7 +601,14 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
                 _ => {}
             }
         }
-        if tx.send(Incoming { seq, received, line }).is_err() {
+        if tx
+            .send(Incoming {
+                seq,
+                received,
+                line,
+            })
+            .is_err()
+        {
             return;
         }
     }

@@ -1,0 +1,639 @@
+//! Table-driven line patterns.
+//!
+//! For every empty cell, every direction and both colours the board keeps the
+//! [`Pattern`] that a stone of that colour would make on that line. The pattern depends
+//! only on the 10 cells at distance 1..=5 on either side, so it is a lookup in a table of
+//! 4^10 entries (2 bits per cell: empty, black, white, wall) built once per rule by a
+//! memoised recursion over "what does one more stone make". The four directional
+//! patterns of a cell then combine, through a second table, into a [`Pattern4`] class.
+//!
+//! [`classify_line`] is the slow reference definition used to build and to test the
+//! tables.
+
+use crate::rules::run_wins;
+use crate::types::{Color, Rule};
+use std::sync::OnceLock;
+
+/// What a stone of one colour placed on an empty cell makes on one line through it.
+///
+/// Ordered from weakest to strongest. "F" = flexible (open), "B" = blocked (closed).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(u8)]
+pub enum Pattern {
+    /// Nothing can ever come of this line through the cell.
+    Dead = 0,
+    /// A run of six or more that is not a win under the rule (renju black: forbidden).
+    Overline = 1,
+    /// One stone that can still become a closed two.
+    B1 = 2,
+    /// One stone that can become an open two.
+    F1 = 3,
+    /// A closed two: one more stone makes a closed three.
+    B2 = 4,
+    /// An open two: one more stone makes an open three.
+    F2 = 5,
+    /// A closed three: one more stone makes a four.
+    B3 = 6,
+    /// An open three: one more stone makes a straight four.
+    F3 = 7,
+    /// A four with one point that makes five.
+    B4 = 8,
+    /// A straight four: two points, one on each side of four stones, make five.
+    F4 = 9,
+    /// Two fours on one line (e.g. `XXX.X.XXX` filling the middle): two distinct five
+    /// points that do not belong to one straight four.
+    B44 = 10,
+    /// A five by the rule (exact five where the rule needs it, unblocked for caro).
+    F5 = 11,
+}
+
+impl Pattern {
+    /// All patterns, weakest first.
+    pub const ALL: [Pattern; 12] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::B1,
+        Pattern::F1,
+        Pattern::B2,
+        Pattern::F2,
+        Pattern::B3,
+        Pattern::F3,
+        Pattern::B4,
+        Pattern::F4,
+        Pattern::B44,
+        Pattern::F5,
+    ];
+
+    /// The pattern with discriminant `v & 15` (values above 11 read as [`Pattern::Dead`]).
+    #[inline]
+    #[must_use]
+    pub const fn from_u8(v: u8) -> Pattern {
+        match v & 15 {
+            1 => Pattern::Overline,
+            2 => Pattern::B1,
+            3 => Pattern::F1,
+            4 => Pattern::B2,
+            5 => Pattern::F2,
+            6 => Pattern::B3,
+            7 => Pattern::F3,
+            8 => Pattern::B4,
+            9 => Pattern::F4,
+            10 => Pattern::B44,
+            11 => Pattern::F5,
+            _ => Pattern::Dead,
+        }
+    }
+
+    /// True for the patterns that make a four (one or more five points).
+    #[inline]
+    #[must_use]
+    pub const fn is_four(self) -> bool {
+        matches!(self, Pattern::B4 | Pattern::F4 | Pattern::B44)
+    }
+}
+
+/// The combined class of an empty cell for one colour: what a stone there makes over
+/// all four lines. Ordered from weakest to strongest.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[repr(u8)]
+pub enum Pattern4 {
+    /// Nothing notable (also: every non-empty cell).
+    #[default]
+    None = 0,
+    /// Renju black only: an overline, a double four, or two open threes. The first two
+    /// are always forbidden; two threes are forbidden unless one is a false three, which
+    /// `Board::is_forbidden` decides exactly.
+    Forbid = 1,
+    /// One open two.
+    Flex2 = 2,
+    /// One closed three.
+    Block3 = 3,
+    /// Two open twos.
+    Flex2x2 = 4,
+    /// Closed three plus another closed three or open two.
+    Block3Plus = 5,
+    /// One open three.
+    Flex3 = 6,
+    /// Open three plus a closed three or open two.
+    Flex3Plus = 7,
+    /// Two open threes (a winning double threat unless answered by fours).
+    Flex3x2 = 8,
+    /// One four.
+    Block4 = 9,
+    /// A four plus a closed three or open two.
+    Block4Plus = 10,
+    /// A four plus an open three (four-three).
+    Block4Flex3 = 11,
+    /// A straight four or a double four: wins next move.
+    Flex4 = 12,
+    /// Makes five now.
+    Five = 13,
+}
+
+impl Pattern4 {
+    /// Number of classes.
+    pub const COUNT: usize = 14;
+
+    /// All classes, weakest first.
+    pub const ALL: [Pattern4; 14] = [
+        Pattern4::None,
+        Pattern4::Forbid,
+        Pattern4::Flex2,
+        Pattern4::Block3,
+        Pattern4::Flex2x2,
+        Pattern4::Block3Plus,
+        Pattern4::Flex3,
+        Pattern4::Flex3Plus,
+        Pattern4::Flex3x2,
+        Pattern4::Block4,
+        Pattern4::Block4Plus,
+        Pattern4::Block4Flex3,
+        Pattern4::Flex4,
+        Pattern4::Five,
+    ];
+
+    /// The class with discriminant `v` (out of range reads as [`Pattern4::None`]).
+    #[inline]
+    #[must_use]
+    pub const fn from_u8(v: u8) -> Pattern4 {
+        if (v as usize) < Self::COUNT {
+            Self::ALL[v as usize]
+        } else {
+            Pattern4::None
+        }
+    }
+
+    /// True when the move makes at least a four.
+    #[inline]
+    #[must_use]
+    pub const fn is_four_or_better(self) -> bool {
+        self as u8 >= Pattern4::Block4 as u8
+    }
+
+    /// True when the move makes at least an open three (but maybe no four).
+    #[inline]
+    #[must_use]
+    pub const fn is_three_or_better(self) -> bool {
+        self as u8 >= Pattern4::Flex3 as u8
+    }
+}
+
+/// Cell codes inside a line key.
+pub const EMPTY: u8 = 0;
+/// Black stone code.
+pub const BLACK: u8 = 1;
+/// White stone code.
+pub const WHITE: u8 = 2;
+/// Wall / blocked code.
+pub const WALL: u8 = 3;
+
+/// Half length of the window a pattern looks at.
+pub const HALF: i32 = 5;
+/// Number of distinct line keys (10 cells, 2 bits each).
+pub const KEY_COUNT: usize = 1 << 20;
+
+/// Bit shift of the cell at offset `k` (|k| in 1..=5) from the centre in a line key.
+#[inline]
+#[must_use]
+pub const fn key_shift(k: i32) -> u32 {
+    if k < 0 {
+        (2 * (k + 5)) as u32
+    } else {
+        (2 * (k + 4)) as u32
+    }
+}
+
+/// The cell code at offset `k` from the centre in a line key.
+#[inline]
+#[must_use]
+pub const fn key_cell(key: u32, k: i32) -> u8 {
+    ((key >> key_shift(k)) & 3) as u8
+}
+
+/// Pack an 11-cell line (index 5 = centre, ignored) into a key.
+#[must_use]
+pub fn key_from_line(line: &[u8; 11]) -> u32 {
+    let mut key = 0u32;
+    for k in -HALF..=HALF {
+        if k != 0 {
+            key |= u32::from(line[(k + HALF) as usize] & 3) << key_shift(k);
+        }
+    }
+    key
+}
+
+/// Reference classification (slow, recursive): the pattern `color` makes by playing
+/// the centre of `line` (index 5; its content is ignored). Cells hold [`EMPTY`],
+/// [`BLACK`], [`WHITE`] or [`WALL`].
+#[must_use]
+pub fn classify_line(line: &[u8; 11], color: Color, rule: Rule) -> Pattern {
+    let mut l = *line;
+    l[5] = if color == Color::Black { BLACK } else { WHITE };
+    classify_filled(&l, color, rule)
+}
+
+/// Classification of a line whose centre already holds `color`.
+fn classify_filled(line: &[u8; 11], color: Color, rule: Rule) -> Pattern {
+    let own = line[5];
+    let mut lo = 5;
+    while lo > 0 && line[lo - 1] == own {
+        lo -= 1;
+    }
+    let mut hi = 5;
+    while hi < 10 && line[hi + 1] == own {
+        hi += 1;
+    }
+    let len = hi - lo + 1;
+    let left = if lo > 0 { line[lo - 1] } else { EMPTY };
+    let right = if hi < 10 { line[hi + 1] } else { EMPTY };
+    if run_wins(rule, color, len, left, right) {
+        return Pattern::F5;
+    }
+    if len >= 6 {
+        return Pattern::Overline;
+    }
+    let mut child = [Pattern::Dead; 11];
+    for i in 1..=9 {
+        if i != 5 && line[i] == EMPTY {
+            let mut next = *line;
+            next[i] = own;
+            child[i] = classify_filled(&next, color, rule);
+        }
+    }
+    combine_children(&child, color, rule)
+}
+
+/// Given the pattern after each possible extra stone (index = cell, `Dead` where no stone
+/// can go), the pattern of the line now.
+fn combine_children(child: &[Pattern; 11], color: Color, rule: Rule) -> Pattern {
+    let mut five_points = [false; 11];
+    let mut n5 = 0;
+    for i in 1..=9 {
+        if child[i] == Pattern::F5 {
+            five_points[i] = true;
+            n5 += 1;
+        }
+    }
+    if n5 >= 2 {
+        for a in 1..=4 {
+            if five_points[a] && five_points[a + 5] {
+                return Pattern::F4;
+            }
+        }
+        return Pattern::B44;
+    }
+    if n5 == 1 {
+        return Pattern::B4;
+    }
+    let strict = rule == Rule::Renju && color == Color::Black;
+    let mut best = Pattern::Dead;
+    for &c in child.iter() {
+        let p = match c {
+            Pattern::F4 => Pattern::F3,
+            Pattern::B44 if !strict => Pattern::F3,
+            Pattern::B4 | Pattern::B44 => Pattern::B3,
+            Pattern::F3 => Pattern::F2,
+            Pattern::B3 => Pattern::B2,
+            Pattern::F2 => Pattern::F1,
+            Pattern::B2 => Pattern::B1,
+            _ => Pattern::Dead,
+        };
+        best = best.max(p);
+    }
+    best
+}
+
+/// Build the directional table of one colour under one rule: entry = [`Pattern`] as u8.
+fn build_color_table(rule: Rule, color: Color) -> Vec<u8> {
+    const UNKNOWN: u8 = 0xFF;
+    let own = if color == Color::Black { BLACK } else { WHITE };
+    let mut memo = vec![UNKNOWN; KEY_COUNT];
+
+    fn rank(key: u32, own: u8, color: Color, rule: Rule, memo: &mut [u8]) -> Pattern {
+        let m = memo[key as usize];
+        if m != 0xFF {
+            return Pattern::from_u8(m);
+        }
+        let mut line = [EMPTY; 11];
+        for k in -HALF..=HALF {
+            if k != 0 {
+                line[(k + HALF) as usize] = key_cell(key, k);
+            }
+        }
+        line[5] = own;
+        let mut lo = 5;
+        while lo > 0 && line[lo - 1] == own {
+            lo -= 1;
+        }
+        let mut hi = 5;
+        while hi < 10 && line[hi + 1] == own {
+            hi += 1;
+        }
+        let len = hi - lo + 1;
+        let left = if lo > 0 { line[lo - 1] } else { EMPTY };
+        let right = if hi < 10 { line[hi + 1] } else { EMPTY };
+        let result = if run_wins(rule, color, len, left, right) {
+            Pattern::F5
+        } else if len >= 6 {
+            Pattern::Overline
+        } else {
+            let mut child = [Pattern::Dead; 11];
+            for i in 1..=9usize {
+                if i != 5 && line[i] == EMPTY {
+                    let k = i as i32 - HALF;
+                    let next = key | (u32::from(own) << key_shift(k));
+                    child[i] = rank(next, own, color, rule, memo);
+                }
+            }
+            combine_children(&child, color, rule)
+        };
+        memo[key as usize] = result as u8;
+        result
+    }
+
+    for key in 0..KEY_COUNT as u32 {
+        rank(key, own, color, rule, &mut memo);
+    }
+    memo
+}
+
+/// Swap black and white in every cell of a key.
+#[inline]
+fn swap_colors(key: u32) -> u32 {
+    // For each 2-bit cell: 01 <-> 10, 00 and 11 unchanged.
+    let lo = key & 0x55555;
+    let hi = (key >> 1) & 0x55555;
+    let differ = lo ^ hi;
+    key ^ (differ | (differ << 1))
+}
+
+/// Combine the four directional patterns of one colour into a [`Pattern4`].
+#[must_use]
+pub fn combine4(pats: [Pattern; 4], color: Color, rule: Rule) -> Pattern4 {
+    let strict = rule == Rule::Renju && color == Color::Black;
+    let mut n = [0u32; 12];
+    for p in pats {
+        n[p as usize] += 1;
+    }
+    let c = |p: Pattern| n[p as usize];
+    if c(Pattern::F5) > 0 {
+        return Pattern4::Five;
+    }
+    if strict {
+        let fours = c(Pattern::B4) + c(Pattern::F4) + 2 * c(Pattern::B44);
+        if c(Pattern::Overline) > 0 || fours >= 2 || c(Pattern::F3) >= 2 {
+            return Pattern4::Forbid;
+        }
+        if c(Pattern::F4) > 0 {
+            return Pattern4::Flex4;
+        }
+    } else if c(Pattern::F4) > 0 || c(Pattern::B44) > 0 || c(Pattern::B4) >= 2 {
+        return Pattern4::Flex4;
+    }
+    let b4 = c(Pattern::B4);
+    let f3 = c(Pattern::F3);
+    let b3 = c(Pattern::B3);
+    let f2 = c(Pattern::F2);
+    if b4 >= 1 {
+        if f3 >= 1 {
+            return Pattern4::Block4Flex3;
+        }
+        if b3 >= 1 || f2 >= 1 {
+            return Pattern4::Block4Plus;
+        }
+        return Pattern4::Block4;
+    }
+    if f3 >= 2 {
+        return Pattern4::Flex3x2;
+    }
+    if f3 == 1 {
+        if b3 >= 1 || f2 >= 1 {
+            return Pattern4::Flex3Plus;
+        }
+        return Pattern4::Flex3;
+    }
+    if b3 >= 2 || (b3 >= 1 && f2 >= 1) {
+        return Pattern4::Block3Plus;
+    }
+    if f2 >= 2 {
+        return Pattern4::Flex2x2;
+    }
+    if b3 == 1 {
+        return Pattern4::Block3;
+    }
+    if f2 == 1 {
+        return Pattern4::Flex2;
+    }
+    Pattern4::None
+}
+
+/// All lookup tables of one rule.
+pub struct RuleTables {
+    /// Rule these tables are for.
+    pub rule: Rule,
+    /// Directional patterns: index = line key; low nibble black, high nibble white.
+    pub line: Vec<u8>,
+    /// Combined class per colour: index = the four directional nibbles of that colour
+    /// (direction d in bits 4d..4d+4).
+    pub combo: [Vec<u8>; 2],
+}
+
+impl RuleTables {
+    fn build(rule: Rule) -> RuleTables {
+        let black = build_color_table(rule, Color::Black);
+        let white_src = if rule == Rule::Renju {
+            // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
+            build_color_table(Rule::Freestyle, Color::White)
+        } else {
+            Vec::new()
+        };
+        let mut line = vec![0u8; KEY_COUNT];
+        for key in 0..KEY_COUNT as u32 {
+            let b = black[key as usize];
+            let w = if rule == Rule::Renju {
+                white_src[key as usize]
+            } else {
+                black[swap_colors(key) as usize]
+            };
+            line[key as usize] = b | (w << 4);
+        }
+        let mut combo = [vec![0u8; 1 << 16], vec![0u8; 1 << 16]];
+        for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
+            for idx in 0..(1usize << 16) {
+                let pats = [
+                    Pattern::from_u8((idx & 15) as u8),
+                    Pattern::from_u8(((idx >> 4) & 15) as u8),
+                    Pattern::from_u8(((idx >> 8) & 15) as u8),
+                    Pattern::from_u8(((idx >> 12) & 15) as u8),
+                ];
+                combo[ci][idx] = combine4(pats, color, rule) as u8;
+            }
+        }
+        RuleTables { rule, line, combo }
+    }
+
+    /// The tables of `rule`, built on first use (tens of milliseconds) and shared.
+    #[must_use]
+    pub fn get(rule: Rule) -> &'static RuleTables {
+        static TABLES: [OnceLock<RuleTables>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        TABLES[rule.idx()].get_or_init(|| RuleTables::build(rule))
+    }
+
+    /// Directional pattern of `color` for a line key.
+    #[inline]
+    #[must_use]
+    pub fn pattern(&self, key: u32, color: Color) -> Pattern {
+        let v = self.line[key as usize];
+        Pattern::from_u8(if color == Color::Black { v } else { v >> 4 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parse a compact line like `"..XX_XX..."` (11 chars, centre at index 5):
+    /// `X` black, `O` white, `#` wall, anything else empty.
+    fn line(s: &str) -> [u8; 11] {
+        let b = s.as_bytes();
+        assert_eq!(b.len(), 11, "line must have 11 cells: {s}");
+        let mut l = [EMPTY; 11];
+        for i in 0..11 {
+            l[i] = match b[i] {
+                b'X' => BLACK,
+                b'O' => WHITE,
+                b'#' => WALL,
+                _ => EMPTY,
+            };
+        }
+        l
+    }
+
+    fn black(s: &str, rule: Rule) -> Pattern {
+        classify_line(&line(s), Color::Black, rule)
+    }
+
+    #[test]
+    fn five_patterns_per_rule() {
+        // Centre (index 5) completes XXXXX.
+        assert_eq!(black("...XX_XX...", Rule::Freestyle), Pattern::F5);
+        assert_eq!(black("...XX_XX...", Rule::Standard), Pattern::F5);
+        // Overline: six in a row.
+        assert_eq!(black("..XXX_XX...", Rule::Freestyle), Pattern::F5);
+        assert_eq!(black("..XXX_XX...", Rule::Standard), Pattern::Overline);
+        assert_eq!(black("..XXX_XX...", Rule::Renju), Pattern::Overline);
+        assert_eq!(black("..XXX_XX...", Rule::Caro9), Pattern::Overline);
+        assert_eq!(black("..XXX_XX...", Rule::Caro8), Pattern::F5);
+        let white = classify_line(&line("..OOO_OO..."), Color::White, Rule::Renju);
+        assert_eq!(white, Pattern::F5);
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_is_no_win() {
+        assert_eq!(black("..OXX_XXO..", Rule::Caro9), Pattern::Dead);
+        assert_eq!(black("..OXX_XXO..", Rule::Caro8), Pattern::Dead);
+        assert_eq!(black("..OXX_XXO..", Rule::Freestyle), Pattern::F5);
+        // One open end is enough; the wall (board edge) does not block.
+        assert_eq!(black("..OXX_XX...", Rule::Caro9), Pattern::F5);
+        assert_eq!(black("..#XX_XXO..", Rule::Caro9), Pattern::F5);
+    }
+
+    #[test]
+    fn fours_threes_and_one_line_double_four() {
+        assert_eq!(black("....X_XX...", Rule::Freestyle), Pattern::F4);
+        assert_eq!(black("...OX_XX...", Rule::Freestyle), Pattern::B4);
+        assert_eq!(black("...X._XX...", Rule::Freestyle), Pattern::B4);
+        // XXX.X.XXX with the stone in the middle: two fours on one line.
+        assert_eq!(black(".XXX._.XXX.", Rule::Renju), Pattern::B44);
+        assert_eq!(black(".XXX._.XXX.", Rule::Freestyle), Pattern::B44);
+        // XX.XX.XX filling a gap: two fours on one line.
+        assert_eq!(black(".XX.X_.XX..", Rule::Renju), Pattern::B44);
+        // XX.XXX: the gap makes six, a five only where overlines count.
+        assert_eq!(black("..XX._XX...", Rule::Freestyle), Pattern::B4);
+        assert_eq!(black("..XX._XX...", Rule::Renju), Pattern::B3);
+        assert_eq!(black("....._XX...", Rule::Freestyle), Pattern::F3);
+        assert_eq!(black("....O_XX...", Rule::Freestyle), Pattern::B3);
+        assert_eq!(black("....._.X...", Rule::Freestyle), Pattern::F2);
+    }
+
+    #[test]
+    fn three_blocked_by_the_edge_is_not_open() {
+        assert_eq!(black("....._XX#..", Rule::Freestyle), Pattern::B3);
+        assert_eq!(black("....#_XX...", Rule::Renju), Pattern::B3);
+        // One empty cell before the wall still allows a straight four on the other side.
+        assert_eq!(black("...#._XX...", Rule::Renju), Pattern::F3);
+    }
+
+    #[test]
+    fn renju_black_three_that_only_extends_to_overline_is_not_open() {
+        // X..XXX..X : each straight-four try makes a six on one side.
+        assert_eq!(black("..X.._XX..X", Rule::Renju), Pattern::B3);
+        assert_eq!(black("..X.._XX..X", Rule::Freestyle), Pattern::F3);
+    }
+
+    #[test]
+    fn tables_match_reference_classification() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for rule in Rule::ALL {
+            let t = RuleTables::get(rule);
+            for _ in 0..20_000 {
+                let mut l = [EMPTY; 11];
+                for (i, c) in l.iter_mut().enumerate() {
+                    if i != 5 {
+                        *c = match rng.gen_range(0..10) {
+                            0..=3 => EMPTY,
+                            4..=6 => BLACK,
+                            7..=8 => WHITE,
+                            _ => WALL,
+                        };
+                    }
+                }
+                let key = key_from_line(&l);
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(
+                        t.pattern(key, color),
+                        classify_line(&l, color, rule),
+                        "{rule:?} {color:?} {l:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn double_four_and_double_three_are_forbid_only_for_renju_black() {
+        let pats = [Pattern::B4, Pattern::B4, Pattern::Dead, Pattern::Dead];
+        assert_eq!(combine4(pats, Color::Black, Rule::Renju), Pattern4::Forbid);
+        assert_eq!(combine4(pats, Color::White, Rule::Renju), Pattern4::Flex4);
+        assert_eq!(
+            combine4(pats, Color::Black, Rule::Freestyle),
+            Pattern4::Flex4
+        );
+        let threes = [Pattern::F3, Pattern::F3, Pattern::Dead, Pattern::Dead];
+        assert_eq!(
+            combine4(threes, Color::Black, Rule::Renju),
+            Pattern4::Forbid
+        );
+        assert_eq!(
+            combine4(threes, Color::Black, Rule::Standard),
+            Pattern4::Flex3x2
+        );
+        let five_and_fours = [Pattern::F5, Pattern::B4, Pattern::B4, Pattern::Overline];
+        assert_eq!(
+            combine4(five_and_fours, Color::Black, Rule::Renju),
+            Pattern4::Five
+        );
+        let four_three = [Pattern::B4, Pattern::F3, Pattern::Dead, Pattern::Dead];
+        assert_eq!(
+            combine4(four_three, Color::Black, Rule::Renju),
+            Pattern4::Block4Flex3
+        );
+    }
+}

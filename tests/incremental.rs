@@ -1,0 +1,118 @@
+//! The incremental board state (line keys, patterns, classes, counts, candidates,
+//! Zobrist key) must equal a from-scratch rebuild after every move and every undo.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sente::board::Board;
+use sente::types::{Pos, Rule};
+
+/// Play one random game with random undos, checking consistency at every step.
+fn random_game(
+    rng: &mut StdRng,
+    width: usize,
+    height: usize,
+    rule: Rule,
+    max_moves: usize,
+    blocked: usize,
+) -> usize {
+    let mut board = Board::new(width, height, rule).unwrap();
+    for _ in 0..blocked {
+        let p = Pos::new(rng.gen_range(0..width), rng.gen_range(0..height));
+        let _ = board.set_blocked(p);
+    }
+    board.assert_consistent();
+    let start_key = board.key();
+    let mut cands = Vec::new();
+    let mut checks = 0;
+    let mut played = 0;
+    while played < max_moves && board.empty_count() > 0 {
+        board.candidates(&mut cands);
+        // Mostly near stones (where patterns change), sometimes anywhere.
+        let p = if !cands.is_empty() && rng.gen_bool(0.9) {
+            cands[rng.gen_range(0..cands.len())]
+        } else {
+            Pos::new(rng.gen_range(0..width), rng.gen_range(0..height))
+        };
+        if !board.is_empty(p) {
+            continue;
+        }
+        board.make(p);
+        played += 1;
+        board.assert_consistent();
+        checks += 1;
+        if rng.gen_bool(0.15) {
+            let n = rng.gen_range(1..=board.move_count().min(3));
+            for _ in 0..n {
+                board.unmake();
+                played -= 1;
+                board.assert_consistent();
+                checks += 1;
+            }
+        }
+    }
+    while board.undo().is_some() {}
+    board.assert_consistent();
+    assert_eq!(board.key(), start_key, "key after undoing everything");
+    checks
+}
+
+#[test]
+fn incremental_state_matches_rebuild_in_10000_random_games() {
+    let mut rng = StdRng::seed_from_u64(0x5E47E);
+    let shapes: [(usize, usize, usize); 6] = [
+        (5, 5, 25),
+        (15, 15, 45),
+        (20, 20, 45),
+        (32, 32, 40),
+        (7, 19, 40),
+        (12, 9, 40),
+    ];
+    let mut checks = 0;
+    for game in 0..10_000 {
+        let (w, h, max) = shapes[game % shapes.len()];
+        let rule = Rule::ALL[(game / shapes.len()) % Rule::ALL.len()];
+        let blocked = if game % 3 == 0 {
+            rng.gen_range(1..6)
+        } else {
+            0
+        };
+        // Most games are short so the suite stays fast; every 10th goes long.
+        let len = if game % 10 == 0 {
+            max
+        } else {
+            rng.gen_range(1..=max.min(14))
+        };
+        checks += random_game(&mut rng, w, h, rule, len, blocked);
+    }
+    assert!(checks > 100_000, "only {checks} checks");
+}
+
+#[test]
+fn zobrist_key_depends_on_position_not_move_order() {
+    let mut a = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    for p in [(7, 7), (8, 8), (6, 6), (9, 9)] {
+        a.make(Pos::new(p.0, p.1));
+    }
+    for p in [(6, 6), (9, 9), (7, 7), (8, 8)] {
+        b.make(Pos::new(p.0, p.1));
+    }
+    assert_eq!(a.key(), b.key());
+    b.unmake();
+    assert_ne!(a.key(), b.key());
+}
+
+#[test]
+fn takeback_restores_zobrist_and_patterns() {
+    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+    let k0 = b.key();
+    b.play(Pos::new(7, 7)).unwrap();
+    let k1 = b.key();
+    b.play(Pos::new(8, 7)).unwrap();
+    assert_eq!(b.undo(), Some(Pos::new(8, 7)));
+    assert_eq!(b.key(), k1);
+    assert_eq!(b.undo(), Some(Pos::new(7, 7)));
+    assert_eq!(b.key(), k0);
+    assert_eq!(b.undo(), None);
+    b.assert_consistent();
+}
