@@ -144,10 +144,10 @@ impl Engine {
             ));
         }
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule())
-            .map_err(|e| format!("{e:?}"))?;
+            .map_err(|e| format!("{e}"))?;
         for &p in blocked {
             b.set_blocked(p)
-                .map_err(|e| format!("cannot block {p}: {e:?}"))?;
+                .map_err(|e| format!("cannot block {p}: {e}"))?;
         }
         let total = black.len() + white.len();
         for i in 0..total {
@@ -161,7 +161,7 @@ impl Engine {
                 Ok(outcome) => {
                     return Err(format!("position is already decided at {p} ({outcome:?})"))
                 }
-                Err(e) => return Err(format!("cannot place {p}: {e:?}")),
+                Err(e) => return Err(format!("cannot place {p}: {e}")),
             }
         }
         self.board = b;

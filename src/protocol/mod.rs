@@ -319,7 +319,7 @@ impl<W: Write> Session<W> {
                         self.started = true;
                         self.emit("OK");
                     }
-                    Err(e) => self.error(&format!("cannot start a {width}x{height} board: {e:?}")),
+                    Err(e) => self.error(&format!("cannot start a {width}x{height} board: {e}")),
                 }
             }
             Command::Restart => {
@@ -327,7 +327,7 @@ impl<W: Write> Session<W> {
                     let (w, h) = (self.engine.board().width(), self.engine.board().height());
                     match self.engine.new_game(w, h, self.rule) {
                         Ok(()) => self.emit("OK"),
-                        Err(e) => self.error(&format!("cannot restart: {e:?}")),
+                        Err(e) => self.error(&format!("cannot restart: {e}")),
                     }
                 }
             }
@@ -351,7 +351,7 @@ impl<W: Write> Session<W> {
                         self.engine.undo();
                         self.error(&format!("{c} ends the game ({})", game_over_text(o)));
                     }
-                    Err(e) => self.error(&format!("cannot play {c}: {e:?}")),
+                    Err(e) => self.error(&format!("cannot play {c}: {e}")),
                 }
             }
             Command::Block(kind) => {
@@ -384,7 +384,7 @@ impl<W: Write> Session<W> {
                 let Some(p) = self.on_board(c) else { return };
                 match self.engine.play(p) {
                     Ok(_) => self.emit(&reply::mv(p)),
-                    Err(e) => self.error(&format!("cannot play {c}: {e:?}")),
+                    Err(e) => self.error(&format!("cannot play {c}: {e}")),
                 }
             }
             Command::YxNbest(n) => {
