@@ -9,6 +9,9 @@
 
 pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod pattern;
+pub mod protocol;
 pub mod rules;
+pub mod time;
 pub mod types;

@@ -4,7 +4,7 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => {}
+        None => std::process::exit(sente::protocol::run()),
         Some("bench-board") => {
             let rule = args
                 .get(1)

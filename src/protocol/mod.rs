@@ -1,0 +1,637 @@
+//! The Piskvork/Gomocup protocol front end: the only code that touches stdin/stdout.
+//!
+//! `parse` turns lines into typed commands, `reply` formats answers, `input` reads capped
+//! byte lines, `log` is the optional `SENTE_LOG` transcript. [`Session`] holds the protocol
+//! state and dispatches one line at a time to the [`Engine`]; [`run`] wires it to a stdin
+//! reader thread.
+//!
+//! Threads: a reader thread reads stdin. It exits the process at once on `END`, sets the
+//! engine's stop flag on `STOP`/`YXSTOP`, and queues every other line (stamped with its
+//! receipt time and a sequence number) for the main thread, which runs the session and
+//! the search. Lines that arrive during a search wait in the queue and are handled after
+//! the reply. A STOP applies to the last search command received before it, even if that
+//! search has not started yet (sequence numbers decide).
+
+pub mod input;
+pub mod log;
+pub mod parse;
+pub mod reply;
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+use crate::board::MoveOutcome;
+use crate::engine::{swap2_opening, swap2_take_black, Engine};
+use crate::time::{SearchLimits, TimeSettings};
+use crate::types::{Pos, Rule, MAX_SIZE};
+
+use self::input::InputError;
+use self::parse::{
+    parse_block_line, parse_line, BlockKind, BlockLine, Command, Coord, Info, ParseError,
+};
+
+// State shared between the reader thread and the session, so a STOP can reach a search
+// that runs on the main thread.
+/// Cross-thread controls of a session.
+#[derive(Debug)]
+pub struct Control {
+    /// The engine's stop flag (the search polls it).
+    pub stop: Arc<AtomicBool>,
+    /// Sequence number of the last STOP/YXSTOP line received.
+    stop_seq: AtomicU64,
+    /// Set when stdin has ended: searches that start afterwards stop at once.
+    eof: AtomicBool,
+}
+
+impl Control {
+    /// Record a STOP received as line `seq` and stop the running search, if any.
+    pub fn request_stop(&self, seq: u64) {
+        self.stop_seq.fetch_max(seq, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Record the end of input.
+    pub fn set_eof(&self) {
+        self.eof.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+// One line as the reader thread hands it over: when it came and in which order.
+/// A received input line.
+#[derive(Clone, Debug)]
+pub struct Incoming {
+    /// Position in the input stream (1, 2, …).
+    pub seq: u64,
+    /// When the line was read: the search clock starts here.
+    pub received: Instant,
+    /// The text, or why it was unreadable.
+    pub line: Result<String, InputError>,
+}
+
+impl Incoming {
+    /// A line received now (for driving a session directly).
+    #[must_use]
+    pub fn now(seq: u64, text: &str) -> Incoming {
+        Incoming {
+            seq,
+            received: Instant::now(),
+            line: Ok(text.to_string()),
+        }
+    }
+}
+
+/// What the caller should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `END` was received or the output is gone: exit.
+    Exit,
+}
+
+// A BOARD/YXBOARD/SWAP2BOARD block being read, kept until DONE so that the whole block
+// gets one reply and a bad block changes nothing.
+struct PendingBlock {
+    kind: BlockKind,
+    stones: Vec<(Coord, u8)>,
+    error: Option<String>,
+    received: Instant,
+}
+
+/// Most stone lines kept in one block (more cannot fit on the largest board).
+const MAX_BLOCK_STONES: usize = MAX_SIZE * MAX_SIZE;
+
+// The protocol state machine: one per process (or per test). Generic over the output so
+// tests can drive it in-process.
+/// A protocol session writing replies to `W`.
+pub struct Session<W: Write> {
+    engine: Engine,
+    out: W,
+    broken: bool,
+    exit: bool,
+    control: Arc<Control>,
+    clock: TimeSettings,
+    show_detail: bool,
+    max_depth: Option<i32>,
+    max_nodes: Option<u64>,
+    rule: Rule,
+    started: bool,
+    block: Option<PendingBlock>,
+}
+
+fn game_over_text(o: MoveOutcome) -> &'static str {
+    match o {
+        MoveOutcome::Continue => "game continues",
+        MoveOutcome::Win => "a five: game over",
+        MoveOutcome::Foul => "a renju foul: game over",
+        MoveOutcome::Draw => "board full: game over",
+    }
+}
+
+impl<W: Write> Session<W> {
+    /// A session with a fresh engine, before `START`.
+    pub fn new(out: W) -> Session<W> {
+        let engine = Engine::new();
+        let control = Arc::new(Control {
+            stop: engine.stop_flag(),
+            stop_seq: AtomicU64::new(0),
+            eof: AtomicBool::new(false),
+        });
+        Session {
+            engine,
+            out,
+            broken: false,
+            exit: false,
+            control,
+            clock: TimeSettings::default(),
+            show_detail: true,
+            max_depth: None,
+            max_nodes: None,
+            rule: Rule::Freestyle,
+            started: false,
+            block: None,
+        }
+    }
+
+    /// The controls to hand to the reader thread.
+    #[must_use]
+    pub fn control(&self) -> Arc<Control> {
+        Arc::clone(&self.control)
+    }
+
+    /// The engine (read-only: for tests and tools).
+    #[must_use]
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine, mutably (tools and tests, e.g. to disable the search).
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// The output (tests read replies from a `Vec<u8>` here).
+    pub fn output_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// The clock settings received so far.
+    #[must_use]
+    pub fn clock(&self) -> TimeSettings {
+        self.clock
+    }
+
+    /// True while a BOARD/YXBOARD/SWAP2BOARD block is open.
+    #[must_use]
+    pub fn in_block(&self) -> bool {
+        self.block.is_some()
+    }
+
+    fn emit(&mut self, line: &str) {
+        emit_to(&mut self.out, &mut self.broken, line);
+    }
+
+    fn error(&mut self, reason: &str) {
+        self.emit(&reply::error(reason));
+    }
+
+    /// Handle one input line; write its replies (flushed).
+    pub fn handle(&mut self, inc: Incoming) -> Flow {
+        let text = match &inc.line {
+            Ok(t) => t.trim().to_string(),
+            Err(e) => {
+                log::record('>', &format!("<{}>", e.reason()));
+                if let Some(b) = &mut self.block {
+                    b.error.get_or_insert_with(|| e.reason().to_string());
+                } else {
+                    self.error(e.reason());
+                }
+                return self.flow();
+            }
+        };
+        log::record('>', &text);
+        if text.is_empty() {
+            return self.flow();
+        }
+        if self.block.is_some() && !self.block_line(&text, &inc) {
+            return self.flow();
+        }
+        match parse_line(&text) {
+            Ok(Command::End) => return Flow::Exit,
+            Ok(cmd) => self.execute(cmd, &inc),
+            Err(e) => {
+                let s = e.to_string();
+                self.emit(&s);
+            }
+        }
+        self.flow()
+    }
+
+    fn flow(&self) -> Flow {
+        if self.broken || self.exit {
+            Flow::Exit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// Feed a line to the open block. Returns true when the line is not part of the block
+    /// and must be handled as a command (the block was abandoned with an ERROR).
+    fn block_line(&mut self, text: &str, inc: &Incoming) -> bool {
+        let Some(block) = &mut self.block else {
+            return true;
+        };
+        match parse_block_line(text, block.kind) {
+            Ok(BlockLine::Done) => {
+                if let Some(b) = self.block.take() {
+                    self.finish_block(b, inc.seq);
+                }
+                false
+            }
+            Ok(BlockLine::Stone(c, f)) => {
+                if block.stones.len() >= MAX_BLOCK_STONES {
+                    block
+                        .error
+                        .get_or_insert_with(|| "too many stones".to_string());
+                } else {
+                    block.stones.push((c, f));
+                }
+                false
+            }
+            Err(e) => {
+                if parse::is_command_word(text) {
+                    let (word, rest) = parse::split_command(text);
+                    match word.as_str() {
+                        // Side-band lines do not break a block.
+                        "INFO" => {
+                            self.apply_info(parse::parse_info(rest));
+                            false
+                        }
+                        "STOP" | "YXSTOP" => false,
+                        "END" => {
+                            self.exit = true;
+                            false
+                        }
+                        _ => {
+                            let kind = block.kind;
+                            self.block = None;
+                            self.error(&format!("{} not closed by DONE", kind.name()));
+                            true
+                        }
+                    }
+                } else {
+                    let reason = match e {
+                        ParseError::Invalid(t) | ParseError::Unknown(t) => t,
+                    };
+                    block.error.get_or_insert(reason);
+                    false
+                }
+            }
+        }
+    }
+
+    fn require_started(&mut self) -> bool {
+        if !self.started {
+            self.error("no game: send START first");
+        }
+        self.started
+    }
+
+    fn on_board(&mut self, c: Coord) -> Option<Pos> {
+        let p = self.engine.board().pos(c.x, c.y);
+        if p.is_none() {
+            let b = self.engine.board();
+            let msg = format!("{c} is off the {}x{} board", b.width(), b.height());
+            self.error(&msg);
+        }
+        p
+    }
+
+    fn execute(&mut self, cmd: Command, inc: &Incoming) {
+        match cmd {
+            Command::Start { width, height } => {
+                self.block = None;
+                match self.engine.new_game(width, height, self.rule) {
+                    Ok(()) => {
+                        self.started = true;
+                        self.emit("OK");
+                    }
+                    Err(e) => self.error(&format!("cannot start a {width}x{height} board: {e}")),
+                }
+            }
+            Command::Restart => {
+                if self.require_started() {
+                    let (w, h) = (self.engine.board().width(), self.engine.board().height());
+                    match self.engine.new_game(w, h, self.rule) {
+                        Ok(()) => self.emit("OK"),
+                        Err(e) => self.error(&format!("cannot restart: {e}")),
+                    }
+                }
+            }
+            Command::Begin => {
+                if self.require_started() {
+                    if self.engine.board().move_count() == 0 {
+                        self.think(inc.seq, inc.received, 1);
+                    } else {
+                        self.error("BEGIN needs an empty board");
+                    }
+                }
+            }
+            Command::Turn(c) => {
+                if !self.require_started() {
+                    return;
+                }
+                let Some(p) = self.on_board(c) else { return };
+                match self.engine.play(p) {
+                    Ok(MoveOutcome::Continue) => self.think(inc.seq, inc.received, 1),
+                    Ok(o) => {
+                        self.engine.undo();
+                        self.error(&format!("{c} ends the game ({})", game_over_text(o)));
+                    }
+                    Err(e) => self.error(&format!("cannot play {c}: {e}")),
+                }
+            }
+            Command::Block(kind) => {
+                self.block = Some(PendingBlock {
+                    kind,
+                    stones: Vec::new(),
+                    error: None,
+                    received: inc.received,
+                });
+            }
+            Command::Info(info) => self.apply_info(info),
+            Command::End => {}
+            Command::About => self.emit(&reply::about()),
+            Command::Takeback(c) => {
+                if !self.require_started() {
+                    return;
+                }
+                let Some(p) = self.on_board(c) else { return };
+                if self.engine.board().last_move() == Some(p) {
+                    self.engine.undo();
+                    self.emit("OK");
+                } else {
+                    self.error(&format!("{c} is not the last move"));
+                }
+            }
+            Command::Play(c) => {
+                if !self.require_started() {
+                    return;
+                }
+                let Some(p) = self.on_board(c) else { return };
+                match self.engine.play(p) {
+                    Ok(_) => self.emit(&reply::mv(p)),
+                    Err(e) => self.error(&format!("cannot play {c}: {e}")),
+                }
+            }
+            Command::YxNbest(n) => {
+                if self.require_started() {
+                    self.think(inc.seq, inc.received, n);
+                }
+            }
+            Command::Stop => {}
+            Command::YxShowForbid => {
+                if self.require_started() {
+                    let pts = self.engine.forbidden_points();
+                    self.emit(&reply::forbid(&pts));
+                }
+            }
+            Command::YxHashClear => {
+                self.engine.clear_hash();
+                self.emit(&reply::message("hash cleared"));
+            }
+            Command::YxShowInfo => {
+                self.emit(&reply::message("INFO MAX_THREAD_NUM 1"));
+                self.emit(&reply::message("INFO MAX_HASH_SIZE 30"));
+            }
+        }
+    }
+
+    fn apply_info(&mut self, info: Info) {
+        match info {
+            Info::TimeoutTurn(v) => self.clock.turn_ms = Some(v),
+            Info::TimeoutMatch(v) => self.clock.match_ms = v,
+            Info::TimeLeft(v) => self.clock.left_ms = Some(v),
+            Info::MaxMemory(v) => self.engine.set_memory_limit(u64::try_from(v).unwrap_or(0)),
+            Info::Rule(v) => {
+                let (rule, continuous) = Rule::from_piskvork(v);
+                self.rule = rule;
+                self.engine.set_rule(rule);
+                self.engine.set_continuous(continuous);
+            }
+            Info::ThreadNum(v) => self
+                .engine
+                .set_threads(usize::try_from(v.clamp(1, 256)).unwrap_or(1)),
+            Info::HashSize(v) => self.engine.set_hash_kib(u64::try_from(v).unwrap_or(0)),
+            Info::MaxDepth(v) => {
+                self.max_depth = (v > 0).then(|| i32::try_from(v).unwrap_or(i32::MAX))
+            }
+            Info::MaxNode(v) => self.max_nodes = u64::try_from(v).ok().filter(|&n| n > 0),
+            Info::ShowDetail(v) => self.show_detail = v != 0,
+            Info::GameType(_)
+            | Info::Evaluate
+            | Info::Folder(_)
+            | Info::Pondering(_)
+            | Info::CautionFactor(_) => {}
+            Info::Unknown(k) => log::record('#', &format!("ignored INFO key {k}")),
+            Info::Invalid(r) => log::record('#', &format!("ignored INFO: {r}")),
+        }
+    }
+
+    fn finish_block(&mut self, block: PendingBlock, seq: u64) {
+        if !self.started {
+            self.error("no game: send START first");
+            return;
+        }
+        if let Some(e) = block.error {
+            self.error(&format!("{}: {e}", block.kind.name()));
+            return;
+        }
+        let mut stones: Vec<(Pos, u8)> = Vec::with_capacity(block.stones.len());
+        for &(c, f) in &block.stones {
+            let Some(p) = self.engine.board().pos(c.x, c.y) else {
+                self.error(&format!("{}: {c} is off the board", block.kind.name()));
+                return;
+            };
+            if stones.iter().any(|&(q, _)| q == p) {
+                self.error(&format!("{}: {c} is listed twice", block.kind.name()));
+                return;
+            }
+            stones.push((p, f));
+        }
+        match block.kind {
+            BlockKind::Board | BlockKind::YxBoard => {
+                let pick = |f: u8| {
+                    stones
+                        .iter()
+                        .filter(|s| s.1 == f)
+                        .map(|s| s.0)
+                        .collect::<Vec<_>>()
+                };
+                let (own, opp, blocked) = (pick(1), pick(2), pick(3));
+                let (black, white) = if own.len() == opp.len() {
+                    (own, opp)
+                } else if opp.len() == own.len() + 1 {
+                    (opp, own)
+                } else {
+                    self.error(&format!("{}: impossible stone counts", block.kind.name()));
+                    return;
+                };
+                if let Err(e) = self.engine.set_position(&black, &white, &blocked) {
+                    self.error(&format!("{}: {e}", block.kind.name()));
+                    return;
+                }
+                if block.kind == BlockKind::Board {
+                    self.think(seq, block.received, 1);
+                }
+            }
+            BlockKind::Swap2Board => self.swap2(&stones, seq, block.received),
+        }
+    }
+
+    fn swap2(&mut self, stones: &[(Pos, u8)], seq: u64, received: Instant) {
+        let n = stones.len();
+        if n == 0 {
+            let b = self.engine.board();
+            match swap2_opening(b.width(), b.height(), b.rule()) {
+                Some(s) => self.emit(&reply::moves(&s)),
+                None => self.error("SWAP2BOARD: board too small for an opening"),
+            }
+            return;
+        }
+        if n != 3 && n != 5 {
+            self.error(&format!("SWAP2BOARD expects 0, 3 or 5 stones, got {n}"));
+            return;
+        }
+        let black: Vec<Pos> = stones.iter().step_by(2).map(|s| s.0).collect();
+        let white: Vec<Pos> = stones.iter().skip(1).step_by(2).map(|s| s.0).collect();
+        if let Err(e) = self.engine.set_position(&black, &white, &[]) {
+            self.error(&format!("SWAP2BOARD: {e}"));
+            return;
+        }
+        if swap2_take_black(self.engine.board()) {
+            self.emit("SWAP");
+        } else {
+            self.think(seq, received, 1);
+        }
+    }
+
+    /// Search the current position, play the chosen move and reply it.
+    fn think(&mut self, seq: u64, received: Instant, multi_pv: usize) {
+        if let Some(o) = self.engine.board().outcome() {
+            self.error(game_over_text(o));
+            return;
+        }
+        let own_moves = self.engine.board().move_count() / 2;
+        let mut limits = SearchLimits::from_settings(&self.clock, own_moves, received);
+        limits.max_depth = self.max_depth;
+        limits.max_nodes = self.max_nodes;
+        limits.multi_pv = multi_pv.max(1);
+
+        // Clear the stop flag, then re-apply a STOP that arrived after this command.
+        let c = &self.control;
+        c.stop.store(false, Ordering::SeqCst);
+        if c.stop_seq.load(Ordering::SeqCst) > seq || c.eof.load(Ordering::SeqCst) {
+            c.stop.store(true, Ordering::SeqCst);
+        }
+
+        let show = self.show_detail;
+        let out = &mut self.out;
+        let broken = &mut self.broken;
+        let mut mv = self.engine.go(&limits, &mut |info| {
+            if show {
+                emit_to(out, broken, &reply::search_info(info));
+            }
+        });
+        self.clock.charge(limits.elapsed());
+        let mut played = mv.is_some() && self.engine.play(mv).is_ok();
+        if !played {
+            // Safety net: the search returned nothing usable.
+            mv = self.engine.fallback_move();
+            played = mv.is_some() && self.engine.play(mv).is_ok();
+        }
+        if played {
+            self.emit(&reply::mv(mv));
+        } else {
+            self.error("no legal move");
+        }
+    }
+}
+
+/// Write one line and flush; remember a broken pipe (the manager is gone).
+fn emit_to<W: Write>(out: &mut W, broken: &mut bool, line: &str) {
+    log::record('<', line);
+    if *broken {
+        return;
+    }
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        *broken = true;
+    }
+}
+
+/// The reader thread: read lines, act on END/STOP at once, queue the rest.
+fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &Control) {
+    let mut seq: u64 = 0;
+    loop {
+        let line = match input::read_line(&mut input, input::MAX_LINE) {
+            Ok(Some(l)) => l,
+            Ok(None) | Err(_) => {
+                log::record('#', "end of input");
+                control.set_eof();
+                return;
+            }
+        };
+        seq += 1;
+        let received = Instant::now();
+        if let Ok(text) = &line {
+            let (word, _) = parse::split_command(text);
+            match word.as_str() {
+                "END" => {
+                    log::record('>', text.trim());
+                    std::process::exit(0);
+                }
+                "STOP" | "YXSTOP" => {
+                    log::record('>', text.trim());
+                    control.request_stop(seq);
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if tx
+            .send(Incoming {
+                seq,
+                received,
+                line,
+            })
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Run the protocol on stdin/stdout until END or end of input; returns the exit code.
+pub fn run() -> i32 {
+    if std::env::var_os("RUST_LOG").is_some() {
+        let _ = env_logger::try_init();
+    }
+    let mut session = Session::new(io::stdout().lock());
+    let control = session.control();
+    let (tx, rx) = mpsc::channel::<Incoming>();
+    let spawned = std::thread::Builder::new()
+        .name("stdin-reader".into())
+        .spawn(move || reader(io::stdin().lock(), &tx, &control));
+    if spawned.is_err() {
+        return 1;
+    }
+    while let Ok(inc) = rx.recv() {
+        if session.handle(inc) == Flow::Exit {
+            break;
+        }
+    }
+    0
+}
