@@ -5,12 +5,32 @@
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
-use crate::pattern::{key_shift, Pattern, Pattern4, RuleTables, HALF};
+use crate::pattern::{key_shift, Pattern, Pattern4, RuleTables, HALF, KEY_COUNT};
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use std::fmt;
 
 /// Most moves a game can hold (every square of the largest board).
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
+
+/// Most frames (moves plus temporary look-ahead stones of rule checks) on the undo stack.
+const MAX_FRAMES: usize = MAX_MOVES + 64;
+/// Most cells one stone can change: 4 lines × 10 neighbours, plus the cell itself.
+const MAX_CHANGES_PER_FRAME: usize = 4 * 10 + 1;
+
+/// One cell's state before a stone changed it, for unmake.
+#[derive(Clone, Copy, Default)]
+struct Change {
+    cell: u16,
+    p4: [Pattern4; 2],
+    pats: u32,
+}
+
+/// What unmake needs to restore one stone: where its changes start, the counts before.
+#[derive(Clone, Copy)]
+struct Frame {
+    changes_start: u32,
+    counts: [[u32; Pattern4::COUNT]; 2],
+}
 
 /// Why a board could not be created.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -173,6 +193,11 @@ pub struct Board {
     len: usize,
     blocked: usize,
     outcome: Option<MoveOutcome>,
+    /// Undo stack: the cells each stone changed, with their previous state.
+    changes: Box<[Change]>,
+    changes_len: usize,
+    frames: Box<[Frame]>,
+    frames_len: usize,
 }
 
 impl Board {
@@ -201,6 +226,17 @@ impl Board {
             len: 0,
             blocked: 0,
             outcome: None,
+            changes: vec![Change::default(); MAX_FRAMES * MAX_CHANGES_PER_FRAME].into_boxed_slice(),
+            changes_len: 0,
+            frames: vec![
+                Frame {
+                    changes_start: 0,
+                    counts: [[0; Pattern4::COUNT]; 2]
+                };
+                MAX_FRAMES
+            ]
+            .into_boxed_slice(),
+            frames_len: 0,
         };
         for y in 0..height {
             for x in 0..width {
@@ -407,14 +443,26 @@ impl Board {
     /// Off board, occupied or already blocked.
     pub fn set_blocked(&mut self, p: Pos) -> Result<(), PlayError> {
         self.check_square(p)?;
+        // The undo stack records states relative to the squares present when each stone
+        // went down, so take the moves back, block the square, and replay them.
+        let moves: Vec<Pos> = self.history().to_vec();
+        for _ in 0..moves.len() {
+            self.unmake();
+        }
         self.put_blocked(p);
+        for m in moves {
+            self.make(m);
+        }
         Ok(())
     }
 
+    /// Block a square on a board without moves (no undo record).
     fn put_blocked(&mut self, p: Pos) {
-        self.put(p, Cell::Wall);
+        debug_assert_eq!(self.frames_len, 0);
+        self.cells[p.idx()] = Cell::Wall;
         self.key ^= ZOBRIST.cell[2][p.idx()];
         self.blocked += 1;
+        self.rebuild();
     }
 
     /// Play `p` for the side to move without any check (search hot path). `p` must be
@@ -444,53 +492,39 @@ impl Board {
         self.remove(p);
     }
 
-    /// Place a stone or wall on the empty cell `p` and update the patterns around it.
-    /// Does not touch history, side or key.
+    /// Place a stone on the empty cell `p`, update the patterns around it and push an
+    /// undo frame. Does not touch history, side or key.
     #[inline]
     fn put(&mut self, p: Pos, v: Cell) {
         let i = p.idx();
+        debug_assert!(self.frames_len < MAX_FRAMES);
+        self.frames[self.frames_len] = Frame {
+            changes_start: self.changes_len as u32,
+            counts: self.counts,
+        };
+        self.frames_len += 1;
+        self.record(i);
         for c in 0..2 {
             self.counts[c][self.p4[i][c] as usize] -= 1;
         }
         self.p4[i] = [Pattern4::None; 2];
         self.cells[i] = v;
-        self.update_lines(p, v as u32);
-    }
-
-    /// Empty the cell `p` and recompute its own patterns.
-    #[inline]
-    fn remove(&mut self, p: Pos) {
-        let i = p.idx();
-        let v = self.cells[i] as u32;
-        self.cells[i] = Cell::Empty;
-        self.counts[0][0] += 1;
-        self.counts[1][0] += 1;
-        self.update_lines(p, v);
-        let mut packed = 0u32;
-        for d in 0..4 {
-            packed |= u32::from(self.tables.line[self.keys[d][i] as usize]) << (8 * d);
-        }
-        self.pats[i] = packed;
-        self.refresh_p4(i);
-    }
-
-    /// XOR `code` into the keys of the cells around `p` on all four lines and refresh
-    /// the patterns of the empty ones.
-    #[inline]
-    fn update_lines(&mut self, p: Pos, code: u32) {
-        let base = p.idx() as i32;
+        let base = i as i32;
+        let code = v as u32;
         for d in 0..4 {
             let off = Dir::ALL[d].offset();
             for k in 1..=HALF {
                 // The cell k steps forward sees p at offset -k; k steps back, at +k.
                 for (q, rel) in [(base + off * k, -k), (base - off * k, k)] {
-                    let q = q as usize;
-                    self.keys[d][q] ^= code << key_shift(rel);
+                    let q = q as usize & (NUM_CELLS - 1);
+                    let key = self.keys[d][q] ^ (code << key_shift(rel));
+                    self.keys[d][q] = key;
                     if self.cells[q] == Cell::Empty {
-                        let byte = u32::from(self.tables.line[self.keys[d][q] as usize]);
+                        let byte = u32::from(self.tables.line[key as usize & (KEY_COUNT - 1)]);
                         let old = self.pats[q];
                         let new = (old & !(0xFF << (8 * d))) | (byte << (8 * d));
                         if new != old {
+                            self.record(q);
                             self.pats[q] = new;
                             self.refresh_p4(q);
                         }
@@ -498,6 +532,47 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// Save the state of cell `i` in the current frame.
+    #[inline]
+    fn record(&mut self, i: usize) {
+        debug_assert!(self.changes_len < self.changes.len());
+        self.changes[self.changes_len] = Change {
+            cell: i as u16,
+            p4: self.p4[i],
+            pats: self.pats[i],
+        };
+        self.changes_len += 1;
+    }
+
+    /// Take away the stone of the last frame (at `p`) and restore everything it changed.
+    #[inline]
+    fn remove(&mut self, p: Pos) {
+        let i = p.idx();
+        let code = self.cells[i] as u32;
+        self.cells[i] = Cell::Empty;
+        let base = i as i32;
+        for d in 0..4 {
+            let off = Dir::ALL[d].offset();
+            for k in 1..=HALF {
+                for (q, rel) in [(base + off * k, -k), (base - off * k, k)] {
+                    let q = q as usize & (NUM_CELLS - 1);
+                    self.keys[d][q] ^= code << key_shift(rel);
+                }
+            }
+        }
+        self.frames_len -= 1;
+        let frame = self.frames[self.frames_len];
+        let start = frame.changes_start as usize;
+        for j in (start..self.changes_len).rev() {
+            let ch = self.changes[j];
+            let c = ch.cell as usize & (NUM_CELLS - 1);
+            self.pats[c] = ch.pats;
+            self.p4[c] = ch.p4;
+        }
+        self.changes_len = start;
+        self.counts = frame.counts;
     }
 
     /// Recompute the combined classes of the empty cell `i` from its patterns.
@@ -508,8 +583,8 @@ impl Board {
         let w4 = w >> 4;
         let white = (w4 & 0xF) | ((w4 >> 4) & 0xF0) | ((w4 >> 8) & 0xF00) | ((w4 >> 12) & 0xF000);
         let new = [
-            Pattern4::from_u8(self.tables.combo[0][black as usize]),
-            Pattern4::from_u8(self.tables.combo[1][white as usize]),
+            Pattern4::from_u8(self.tables.combo[0][black as usize & 0xFFFF]),
+            Pattern4::from_u8(self.tables.combo[1][white as usize & 0xFFFF]),
         ];
         for c in 0..2 {
             let old = self.p4[i][c];
@@ -536,11 +611,9 @@ impl Board {
     fn add_near(&mut self, p: Pos, delta: i8) {
         let base = p.idx() as i32;
         for &(dx, dy) in &NEAR {
-            let q = base + dy * STRIDE as i32 + dx;
-            if (0..NUM_CELLS as i32).contains(&q) {
-                let q = q as usize;
-                self.near[q] = self.near[q].wrapping_add_signed(delta);
-            }
+            // In range for on-board p: the stencil reaches 3 < PAD cells out.
+            let q = (base + dy * STRIDE as i32 + dx) as usize & (NUM_CELLS - 1);
+            self.near[q] = self.near[q].wrapping_add_signed(delta);
         }
     }
 
@@ -683,6 +756,10 @@ impl Board {
             len: self.len,
             blocked: self.blocked,
             outcome: None,
+            changes: Vec::new().into_boxed_slice(),
+            changes_len: 0,
+            frames: Vec::new().into_boxed_slice(),
+            frames_len: 0,
         };
         fresh.rebuild();
         let mut stones = [0usize; 2];

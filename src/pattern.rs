@@ -432,10 +432,10 @@ pub struct RuleTables {
     /// Rule these tables are for.
     pub rule: Rule,
     /// Directional patterns: index = line key; low nibble black, high nibble white.
-    pub line: Vec<u8>,
+    pub line: Box<[u8; KEY_COUNT]>,
     /// Combined class per colour: index = the four directional nibbles of that colour
     /// (direction d in bits 4d..4d+4).
-    pub combo: [Vec<u8>; 2],
+    pub combo: [Box<[u8; 1 << 16]>; 2],
 }
 
 impl RuleTables {
@@ -447,7 +447,7 @@ impl RuleTables {
         } else {
             Vec::new()
         };
-        let mut line = vec![0u8; KEY_COUNT];
+        let mut line: Box<[u8; KEY_COUNT]> = vec![0u8; KEY_COUNT].try_into().expect("size");
         for key in 0..KEY_COUNT as u32 {
             let b = black[key as usize];
             let w = if rule == Rule::Renju {
@@ -457,7 +457,10 @@ impl RuleTables {
             };
             line[key as usize] = b | (w << 4);
         }
-        let mut combo = [vec![0u8; 1 << 16], vec![0u8; 1 << 16]];
+        let mut combo: [Box<[u8; 1 << 16]>; 2] = [
+            vec![0u8; 1 << 16].try_into().expect("size"),
+            vec![0u8; 1 << 16].try_into().expect("size"),
+        ];
         for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
             for idx in 0..(1usize << 16) {
                 let pats = [
@@ -489,7 +492,7 @@ impl RuleTables {
     #[inline]
     #[must_use]
     pub fn pattern(&self, key: u32, color: Color) -> Pattern {
-        let v = self.line[key as usize];
+        let v = self.line[key as usize & (KEY_COUNT - 1)];
         Pattern::from_u8(if color == Color::Black { v } else { v >> 4 })
     }
 }

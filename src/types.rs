@@ -13,8 +13,10 @@ pub const MIN_SIZE: usize = 5;
 pub const PAD: usize = 5;
 /// Distance between vertically adjacent cells in the padded layout.
 pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
-/// Number of cells of the padded layout (the same for every board size).
-pub const NUM_CELLS: usize = STRIDE * STRIDE;
+/// Length of every per-cell array: the padded layout (`STRIDE * STRIDE` = 1764 cells)
+/// rounded up to a power of two, so that [`Pos::idx`] can mask instead of bounds-check.
+pub const NUM_CELLS: usize = 2048;
+const _: () = assert!(STRIDE * STRIDE <= NUM_CELLS && NUM_CELLS.is_power_of_two());
 
 /// A player colour. Black moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -108,11 +110,11 @@ impl Pos {
         (self.0 as usize / STRIDE).wrapping_sub(PAD)
     }
 
-    /// Index into per-cell arrays of length [`NUM_CELLS`].
+    /// Index into per-cell arrays of length [`NUM_CELLS`] (always in range).
     #[inline]
     #[must_use]
     pub const fn idx(self) -> usize {
-        self.0 as usize
+        self.0 as usize & (NUM_CELLS - 1)
     }
 
     /// The square `k` steps from here along direction `d` (may be a wall cell;

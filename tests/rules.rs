@@ -1,7 +1,10 @@
 //! Rule cases, each named after the rule it checks. Positions are hand-made on 15×15
 //! unless said otherwise; coordinates are (x, y), 0-based.
 
-include!("common_board.rs");
+mod common;
+use common::position;
+use sente::board::Board;
+use sente::types::{Color, Pos, Rule};
 
 use sente::board::{MoveOutcome, PlayError};
 use sente::pattern::Pattern4;

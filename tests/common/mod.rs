@@ -1,4 +1,4 @@
-// Shared helpers for board tests (included with `mod common_board;`-style `include!`).
+//! Shared helpers for board tests (`mod common;` in a test crate).
 
 use sente::board::Board;
 use sente::types::{Color, Pos, Rule};
