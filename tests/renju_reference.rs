@@ -95,7 +95,9 @@ impl Grid {
                 continue;
             }
             self.set(ex, ey, 1);
-            let makes_straight = self.straight_four(x, y, d) && self.straight_four(ex, ey, d);
+            // The straight four must be one run holding both (x, y) and the new stone.
+            let (lo, hi) = self.run(x, y, d);
+            let makes_straight = (-lo..=hi).contains(&k) && self.straight_four(x, y, d);
             let five = self.five_any(ex, ey);
             self.set(ex, ey, 0);
             if makes_straight && !five && !self.forbidden(ex, ey, depth + 1) {
