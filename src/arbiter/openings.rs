@@ -166,7 +166,10 @@ pub fn parse_openings(text: &str, size: usize, name: &str) -> Result<OpeningBook
 pub fn read_openings(path: &str, size: usize) -> Result<OpeningBook> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read openings {path}"))?;
-    parse_openings(&text, size, path)
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+    parse_openings(&text, size, &name)
 }
 
 /// `count` random openings of `stones` stones within `radius` of the centre, from `seed`
