@@ -24,7 +24,9 @@
 //! by [`StoneHash`] on top of [`Board::key`].
 
 pub mod cli;
+pub mod defence;
 pub mod tt;
+pub mod vct;
 pub mod vcf;
 
 use crate::board::Board;

@@ -95,7 +95,23 @@ impl VcfSolver {
         node_limit: u64,
         stop: &AtomicBool,
     ) -> ThreatResult {
-        self.begin(board, attacker, node_limit);
+        let key = root_key(board, attacker, 0x5CF);
+        self.solve_keyed(board, attacker, max_plies, node_limit, stop, key)
+    }
+
+    /// [`VcfSolver::solve`] for a board carrying look-ahead stones placed by another
+    /// solver: `key` must identify the position (stones and attacker), since the board's
+    /// own key does not see such stones.
+    pub(crate) fn solve_keyed(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+        key: u64,
+    ) -> ThreatResult {
+        self.begin(board, node_limit, key);
         if max_plies < 1 {
             return ThreatResult::NoWin;
         }
@@ -105,12 +121,12 @@ impl VcfSolver {
     }
 
     /// Reset the per-call state.
-    fn begin(&mut self, board: &Board, attacker: Color, node_limit: u64) {
+    fn begin(&mut self, board: &Board, node_limit: u64, key: u64) {
         if self.size != (board.width(), board.height()) || self.squares.is_empty() {
             self.squares = squares(board);
             self.size = (board.width(), board.height());
         }
-        self.key = root_key(board, attacker, 0x5CF);
+        self.key = key;
         self.node_limit = node_limit.max(1);
         self.aborted = false;
         self.stats = SolveStats::default();
@@ -138,9 +154,9 @@ impl VcfSolver {
                 self.line.clear();
                 self.line.extend(self.line_rev.iter().rev());
                 complete_line(board, a, &self.tt, &self.squares, self.key, &mut self.line);
-                ThreatResult::Win {
-                    first: self.line[0],
-                    plies,
+                match self.line.first() {
+                    Some(&first) => ThreatResult::Win { first, plies },
+                    None => ThreatResult::Unknown,
                 }
             }
             Node::Fail => ThreatResult::NoWin,
