@@ -459,13 +459,7 @@ pub fn bench(args: &[String]) -> i32 {
             } else {
                 Mode::Vct
             };
-            let a = runner.solve(
-                &mut b,
-                color_of(&f[3]),
-                mode,
-                2 * limit + 1,
-                o.vct_time_ms,
-            );
+            let a = runner.solve(&mut b, color_of(&f[3]), mode, 2 * limit + 1, o.vct_time_ms);
             if label[1] == "proven" {
                 proven += 1;
                 if a.result.is_win() {

@@ -55,8 +55,8 @@ pub fn vcf_defences(
         return None;
     }
     let line = solver.principal_line().to_vec();
-    let everywhere =
-        board.rule() == Rule::Renju && replay(board, attacker, &line).is_none_or(|f| f.relies_on_renju);
+    let everywhere = board.rule() == Rule::Renju
+        && replay(board, attacker, &line).is_none_or(|f| f.relies_on_renju);
     let d = attacker.opp();
     let base = root_key(board, attacker, 0x5CF);
     let mut out = Vec::new();

@@ -26,8 +26,8 @@
 pub mod cli;
 pub mod defence;
 pub mod tt;
-pub mod vct;
 pub mod vcf;
+pub mod vct;
 
 use crate::board::Board;
 use crate::pattern::{Pattern4, HALF};

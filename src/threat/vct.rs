@@ -1,20 +1,23 @@
 //! VCT: victory by continuous threats (fours and threes).
 //!
 //! Attacker nodes try, in order: a five; the forced block of a defender five; a VCF; every
-//! move making a three or a four (renju black: legal ones only). A move counts as a threat
-//! only if the attacker would have a VCF were the defender to pass. At a defender node
+//! move making a four, a three, two closed threes or two open twos (renju black: legal
+//! ones only). A move counts as a threat only if the attacker would have a VCF were the
+//! defender to pass. At a defender node
 //! after a three, the defences considered are every square that can touch the attacker's
 //! VCF line (within five cells along a line of any of its stones: no other square can
 //! change a pattern the line relies on), every defender four, and in the renju cases where
 //! the line relies on the exact forbidden-point rule, every empty square. A defence is
 //! refuted at once if the VCF line still works after it (replayed move by move) or a new
-//! VCF exists; the others are searched recursively. Depth-first with iterative deepening
-//! on the number of attacking moves and a table of proven and disproven positions.
+//! VCF exists; the others are searched recursively (depth first, so a failing threat is
+//! dropped at its first real defence). Iterative deepening on the number of threats that
+//! are not part of a VCF, within a total limit on attacking moves; a table of proven and
+//! disproven positions.
 
 use super::tt::Tt;
 use super::vcf::VcfSolver;
 use super::{
-    fives_near, find_five, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
+    find_five, fives_near, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
     HASH,
 };
 use crate::board::Board;
@@ -26,6 +29,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const MAX_ATTACKS: i32 = 60;
 /// Node budget of each inner VCF question.
 const INNER_VCF_NODES: u64 = 20_000;
+
+/// What an attacker may still spend: `total` attacking moves before the five (fours of
+/// a VCF included) and `threats` moves that are not part of a VCF.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Budget {
+    total: i32,
+    threats: i32,
+}
+
+impl Budget {
+    /// Longest win (plies) this budget allows.
+    fn plies(self) -> i32 {
+        2 * self.total + 1
+    }
+    /// After one attacking move (`threat`: one that is not a VCF four).
+    fn after(self, threat: bool) -> Budget {
+        Budget {
+            total: self.total - 1,
+            threats: self.threats - i32::from(threat),
+        }
+    }
+}
 
 /// Result of one node.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -47,6 +72,7 @@ pub struct VctSolver {
     key: u64,
     node_limit: u64,
     inexact: bool,
+    cut: bool,
     stats: SolveStats,
     line: Vec<Pos>,
     mark: Vec<u32>,
@@ -65,6 +91,7 @@ impl VctSolver {
             key: 0,
             node_limit: 0,
             inexact: false,
+            cut: false,
             stats: SolveStats::default(),
             line: Vec::new(),
             mark: vec![0; NUM_CELLS],
@@ -116,10 +143,17 @@ impl VctSolver {
             return ThreatResult::NoWin;
         }
         let max_attacks = ((max_plies - 1) / 2).clamp(0, MAX_ATTACKS);
-        let mut depth = 1;
+        // Iterative deepening on the number of non-VCF threats; VCFs may take the whole
+        // remaining budget at every node.
+        let mut threats = 1;
         loop {
-            let d = depth.min(max_attacks);
-            let (r, line) = self.attack(board, attacker, d, stop);
+            let t = threats.min(max_attacks);
+            self.cut = false;
+            let budget = Budget {
+                total: max_attacks,
+                threats: t,
+            };
+            let (r, line) = self.attack(board, attacker, budget, stop);
             match r {
                 Node::Win(plies) => {
                     self.line = line;
@@ -129,14 +163,14 @@ impl VctSolver {
                     };
                 }
                 Node::Abort => return ThreatResult::Unknown,
-                Node::Fail if d >= max_attacks => {
+                Node::Fail if t >= max_attacks || !self.cut => {
                     return if self.inexact {
                         ThreatResult::Unknown
                     } else {
                         ThreatResult::NoWin
                     };
                 }
-                Node::Fail => depth += 1,
+                Node::Fail => threats += 1,
             }
         }
     }
@@ -157,14 +191,9 @@ impl VctSolver {
     ) -> ThreatResult {
         let left = self.node_limit.saturating_sub(self.stats.nodes).max(1);
         let key = self.key ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(who.idx() as u64 + 3));
-        let r = self.vcf.solve_keyed(
-            board,
-            who,
-            max_plies,
-            left.min(INNER_VCF_NODES),
-            stop,
-            key,
-        );
+        let r = self
+            .vcf
+            .solve_keyed(board, who, max_plies, left.min(INNER_VCF_NODES), stop, key);
         self.stats.nodes += self.vcf.stats().nodes;
         if r == ThreatResult::Unknown {
             self.inexact = true;
@@ -182,12 +211,12 @@ impl VctSolver {
         self.key ^= HASH.stone(c, p);
     }
 
-    /// Attacker to move with `depth` attacking moves before the five.
+    /// Attacker to move with budget `bud`.
     fn attack(
         &mut self,
         board: &mut Board,
         a: Color,
-        depth: i32,
+        bud: Budget,
         stop: &AtomicBool,
     ) -> (Node, Vec<Pos>) {
         if self.tick(stop) {
@@ -198,14 +227,14 @@ impl VctSolver {
             return (Node::Win(1), vec![p]);
         }
         if let Some(e) = self.tt.probe(self.key) {
-            if e.is_win() && i32::from(e.plies) <= 2 * depth + 1 {
+            if e.is_win() && i32::from(e.plies) <= bud.plies() {
                 return (Node::Win(i32::from(e.plies)), vec![Pos(e.best)]);
             }
-            if !e.is_win() && i32::from(e.depth) >= depth {
+            if !e.is_win() && i32::from(e.depth) >= bud.threats && i32::from(e.total) >= bud.total {
                 return (Node::Fail, Vec::new());
             }
         }
-        if depth <= 0 {
+        if bud.total <= 0 {
             return (Node::Fail, Vec::new());
         }
         let key = self.key;
@@ -214,22 +243,26 @@ impl VctSolver {
             // Forced block (it need not be a threat itself; the defender node decides).
             let p = find_five(board, &self.squares, d).expect("counted five");
             if nd >= 2 || !legal_for(board, p, a) {
-                self.tt.store_loss(key, depth);
+                self.tt.store_loss_total(key, bud.threats, bud.total);
                 return (Node::Fail, Vec::new());
             }
             self.place(board, p, a);
-            let (r, l) = self.defend(board, a, depth - 1, stop);
+            let (r, l) = self.defend(board, a, bud.after(false), stop);
             self.lift(board, p, a);
-            return self.conclude(key, depth, p, r, l);
+            return self.conclude(key, bud, p, r, l);
         }
-        if let ThreatResult::Win { plies, .. } = self.vcf(board, a, 2 * depth + 1, stop) {
+        if let ThreatResult::Win { plies, .. } = self.vcf(board, a, bud.plies(), stop) {
             let l = self.vcf.principal_line().to_vec();
             self.tt.store_win(key, plies, l[0].0);
             return (Node::Win(plies), l);
         }
-        if depth <= 1 {
+        if bud.total <= 1 {
             // One attacking move left: only a VCF (checked above) can win.
-            self.tt.store_loss(key, depth);
+            self.tt.store_loss_total(key, bud.threats, bud.total);
+            return (Node::Fail, Vec::new());
+        }
+        if bud.threats <= 0 {
+            self.cut = true;
             return (Node::Fail, Vec::new());
         }
         let mut moves: Vec<(u8, Pos)> = Vec::new();
@@ -244,6 +277,8 @@ impl VctSolver {
                 Pattern4::Block4Plus => 4,
                 Pattern4::Block4 => 5,
                 Pattern4::Block3Plus => 6,
+                Pattern4::Flex2x2 => 7,
+                Pattern4::Block3 => 8,
                 Pattern4::Forbid if is_threat_forbid(board, p, a) => 3,
                 _ => continue,
             };
@@ -253,14 +288,14 @@ impl VctSolver {
         moves.sort_unstable();
         for &(_, m) in &moves {
             self.place(board, m, a);
-            let (r, l) = self.defend(board, a, depth - 1, stop);
+            let (r, l) = self.defend(board, a, bud.after(true), stop);
             self.lift(board, m, a);
             match r {
-                Node::Win(_) | Node::Abort => return self.conclude(key, depth, m, r, l),
+                Node::Win(_) | Node::Abort => return self.conclude(key, bud, m, r, l),
                 Node::Fail => {}
             }
         }
-        self.tt.store_loss(key, depth);
+        self.tt.store_loss_total(key, bud.threats, bud.total);
         (Node::Fail, Vec::new())
     }
 
@@ -268,7 +303,7 @@ impl VctSolver {
     fn conclude(
         &mut self,
         key: u64,
-        depth: i32,
+        bud: Budget,
         m: Pos,
         r: Node,
         l: Vec<Pos>,
@@ -281,20 +316,20 @@ impl VctSolver {
                 (Node::Win(p + 1), line)
             }
             Node::Fail => {
-                self.tt.store_loss(key, depth);
+                self.tt.store_loss_total(key, bud.threats, bud.total);
                 (Node::Fail, Vec::new())
             }
             Node::Abort => (Node::Abort, Vec::new()),
         }
     }
 
-    /// Defender to move after an attacking move; the attacker then has `depth` attacking
-    /// moves before its five. Plies are counted from the defender's move.
+    /// Defender to move after an attacking move; the attacker then has budget `bud`.
+    /// Plies are counted from the defender's move.
     fn defend(
         &mut self,
         board: &mut Board,
         a: Color,
-        depth: i32,
+        bud: Budget,
         stop: &AtomicBool,
     ) -> (Node, Vec<Pos>) {
         if self.tick(stop) {
@@ -314,7 +349,7 @@ impl VctSolver {
                 return (Node::Win(2), Vec::new());
             }
             self.place(board, f, d);
-            let (r, l) = self.attack(board, a, depth, stop);
+            let (r, l) = self.attack(board, a, bud, stop);
             self.lift(board, f, d);
             return match r {
                 Node::Win(p) => {
@@ -326,18 +361,20 @@ impl VctSolver {
             };
         }
         // A threat only if the attacker has a VCF should the defender pass.
-        let max_plies = 2 * depth + 1;
-        let ThreatResult::Win { plies: pass_plies, .. } = self.vcf(board, a, max_plies, stop)
+        let max_plies = bud.plies();
+        let ThreatResult::Win {
+            plies: pass_plies, ..
+        } = self.vcf(board, a, max_plies, stop)
         else {
             return (Node::Fail, Vec::new());
         };
         let threat = self.vcf.principal_line().to_vec();
         let Some(flags) = replay(board, a, &threat) else {
             // The line did not replay (should not happen): be safe, consider everything.
-            return self.defend_all(board, a, depth, &threat, pass_plies, true, stop);
+            return self.defend_all(board, a, bud, &threat, pass_plies, true, stop);
         };
         let everywhere = board.rule() == Rule::Renju && flags.relies_on_renju;
-        self.defend_all(board, a, depth, &threat, pass_plies, everywhere, stop)
+        self.defend_all(board, a, bud, &threat, pass_plies, everywhere, stop)
     }
 
     /// Try every defence that may refute the attacker's VCF line `threat`.
@@ -346,14 +383,14 @@ impl VctSolver {
         &mut self,
         board: &mut Board,
         a: Color,
-        depth: i32,
+        bud: Budget,
         threat: &[Pos],
         pass_plies: i32,
         everywhere: bool,
         stop: &AtomicBool,
     ) -> (Node, Vec<Pos>) {
         let d = a.opp();
-        let max_plies = 2 * depth + 1;
+        let max_plies = bud.plies();
         // Candidate defences.
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -362,8 +399,21 @@ impl VctSolver {
         }
         let stamp = self.stamp;
         let mut cands: Vec<Pos> = Vec::new();
+        // The line's own squares first: they are the likeliest refutations.
+        for &q in threat {
+            if board.is_empty(q) && self.mark[q.idx()] != stamp {
+                self.mark[q.idx()] = stamp;
+                cands.push(q);
+            }
+        }
         if everywhere {
-            cands.extend(self.squares.iter().copied().filter(|&p| board.is_empty(p)));
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                if board.is_empty(p) && self.mark[p.idx()] != stamp {
+                    self.mark[p.idx()] = stamp;
+                    cands.push(p);
+                }
+            }
         } else {
             for &q in threat {
                 for dir in Dir::ALL {
@@ -385,44 +435,44 @@ impl VctSolver {
             }
         }
         let mut worst = pass_plies + 1;
-        let mut hard: Vec<Pos> = Vec::new();
+        let mut line = Vec::new();
         for &c in &cands {
             if !legal_for(board, c, d) {
                 continue;
             }
             self.place(board, c, d);
-            let refuted = if board.count(d, Pattern4::Five) == 0 && replay(board, a, threat).is_some()
-            {
-                Some(pass_plies)
-            } else {
-                match self.vcf(board, a, max_plies, stop) {
-                    ThreatResult::Win { plies, .. } => Some(plies),
-                    _ => None,
+            let refuted =
+                if board.count(d, Pattern4::Five) == 0 && replay(board, a, threat).is_some() {
+                    Some(pass_plies)
+                } else {
+                    match self.vcf(board, a, max_plies, stop) {
+                        ThreatResult::Win { plies, .. } => Some(plies),
+                        _ => None,
+                    }
+                };
+            let r = match refuted {
+                Some(p) => (Node::Win(p), Vec::new()),
+                // Not refuted by a VCF: the attacker needs another threat (depth first,
+                // so a failing attack is dropped at its first real defence).
+                None if bud.threats <= 0 || bud.total <= 1 => {
+                    self.cut |= bud.threats <= 0;
+                    (Node::Fail, Vec::new())
                 }
+                None => self.attack(board, a, bud, stop),
             };
             self.lift(board, c, d);
-            match refuted {
-                Some(p) => worst = worst.max(p + 1),
-                None => hard.push(c),
-            }
-            if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
-                return (Node::Abort, Vec::new());
-            }
-        }
-        let mut line = Vec::new();
-        for &c in &hard {
-            self.place(board, c, d);
-            let (r, l) = self.attack(board, a, depth, stop);
-            self.lift(board, c, d);
             match r {
-                Node::Win(p) => {
-                    if p + 1 >= worst {
-                        worst = p + 1;
+                (Node::Win(p), l) => {
+                    if p + 1 > worst || (line.is_empty() && !l.is_empty()) {
+                        worst = worst.max(p + 1);
                         line = vec![c];
                         line.extend(l);
                     }
                 }
-                other => return (other, Vec::new()),
+                (other, _) => return (other, Vec::new()),
+            }
+            if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+                return (Node::Abort, Vec::new());
             }
         }
         (Node::Win(worst), line)
