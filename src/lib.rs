@@ -14,5 +14,6 @@ pub mod engine;
 pub mod pattern;
 pub mod protocol;
 pub mod rules;
+pub mod threat;
 pub mod time;
 pub mod types;

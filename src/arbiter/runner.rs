@@ -12,8 +12,7 @@ use anyhow::{Context, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 
 /// Stack size of game threads (a board holds a few fixed-size arrays).
 const GAME_THREAD_STACK: usize = 32 * 1024 * 1024;
@@ -155,26 +154,23 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let _ = std::fs::remove_file(dir.join("games.tsv"));
     }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
     let mut summary = MatchSummary::default();
-    let mut pending = HashMap::new();
-    let e1 = cfg.engines[0].name.clone();
+    let workers = cfg.concurrency.max(1).min(cfg.games.max(1));
+    // The main thread hands out game numbers one at a time, so that no game starts after the
+    // SPRT has decided; workers exit when the job channel closes.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Mutex::new(job_rx);
+    let mut job_tx = Some(job_tx);
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
-        for _ in 0..cfg.concurrency.max(1).min(cfg.games.max(1)) {
+        for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
+            let job_rx = &job_rx;
             std::thread::Builder::new()
                 .stack_size(GAME_THREAD_STACK)
                 .spawn_scoped(scope, move || loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
+                    let job = job_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok(i)) = job else { break };
                     let opening = &cfg.openings[(i / 2) % cfg.openings.len()];
                     let e1_black = i % 2 == 0;
                     let (b, w) = if e1_black {
@@ -183,43 +179,72 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
                         (&cfg.engines[1], &cfg.engines[0])
                     };
                     let r = play_game(&cfg.game, b, w, opening, i + 1, e1_black);
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        stop.store(true, Ordering::SeqCst);
+                    if tx.send(r).is_err() {
                         break;
                     }
                 })
                 .context("spawning a game thread")?;
         }
         drop(tx);
-        for r in rx {
-            let rec = r?;
-            if let Some(dir) = &cfg.out_dir {
-                save_records(dir, &rec)?;
-            }
-            let line_rec = rec.clone();
-            summary.add(rec, &mut pending);
-            writeln!(
-                out,
-                "{}",
-                progress_line(&line_rec, cfg.games, &summary, &e1)
-            )?;
-            out.flush()?;
-            if let Some(sprt) = &cfg.sprt {
-                let llr = match cfg.sprt_model {
-                    SprtModel::Trinomial => sprt.llr_trinomial(&summary.wld),
-                    SprtModel::Pentanomial => sprt.llr_pentanomial(&summary.penta),
-                };
-                let d = sprt.decide(llr);
-                summary.sprt = Some((llr, d));
-                if d != SprtDecision::Continue {
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-        }
-        Ok(())
+        let result = collect_results(cfg, out, &rx, job_tx.as_ref(), workers, &mut summary);
+        // Closing the job channel lets every worker exit (the scope joins them).
+        drop(job_tx.take());
+        result
     })?;
     Ok(summary)
+}
+
+/// Hand out games to the workers and record their results until all are done or the SPRT
+/// decides.
+fn collect_results(
+    cfg: &MatchConfig,
+    out: &mut dyn Write,
+    rx: &mpsc::Receiver<Result<GameRecord>>,
+    job_tx: Option<&mpsc::Sender<usize>>,
+    workers: usize,
+    summary: &mut MatchSummary,
+) -> Result<()> {
+    let e1 = cfg.engines[0].name.clone();
+    let mut pending = HashMap::new();
+    let mut next = 0;
+    let mut running = 0;
+    let give = |next: &mut usize, running: &mut usize| -> Result<()> {
+        if let Some(tx) = job_tx {
+            tx.send(*next).context("game threads stopped")?;
+            *next += 1;
+            *running += 1;
+        }
+        Ok(())
+    };
+    while next < workers.min(cfg.games) {
+        give(&mut next, &mut running)?;
+    }
+    while running > 0 {
+        let rec = rx.recv().context("game threads stopped")??;
+        running -= 1;
+        if let Some(dir) = &cfg.out_dir {
+            save_records(dir, &rec)?;
+        }
+        summary.add(rec, &mut pending);
+        let last = summary.records.last().expect("just added");
+        let line = progress_line(last, cfg.games, summary, &e1);
+        writeln!(out, "{line}")?;
+        out.flush()?;
+        let mut decided = false;
+        if let Some(sprt) = &cfg.sprt {
+            let llr = match cfg.sprt_model {
+                SprtModel::Trinomial => sprt.llr_trinomial(&summary.wld),
+                SprtModel::Pentanomial => sprt.llr_pentanomial(&summary.penta),
+            };
+            let d = sprt.decide(llr);
+            summary.sprt = Some((llr, d));
+            decided = d != SprtDecision::Continue;
+        }
+        if !decided && next < cfg.games {
+            give(&mut next, &mut running)?;
+        }
+    }
+    Ok(())
 }
 
 /// Format a signed Elo figure (±inf for a perfect score).
