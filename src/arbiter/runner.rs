@@ -65,6 +65,20 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtDecision)>,
     /// Every finished game, in completion order.
     pub records: Vec<GameRecord>,
+    /// Per engine (index 0 = engine 1): moves played, total and longest thinking time (ms).
+    pub times: [MoveTimes; 2],
+}
+
+// Thinking-time totals of one engine, so the report shows how close engines run to the clock.
+/// Thinking-time statistics of one engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    /// Moves played.
+    pub moves: u64,
+    /// Sum of thinking times, ms.
+    pub total_ms: u64,
+    /// Longest thinking time, ms.
+    pub max_ms: u64,
 }
 
 impl MatchSummary {
@@ -86,6 +100,13 @@ impl MatchSummary {
             self.penta[((s + other) * 2.0).round() as usize] += 1;
         } else {
             pending.insert(pair, s);
+        }
+        for (i, m) in rec.moves.iter().enumerate().skip(rec.opening_len) {
+            let black_moved = i % 2 == 0;
+            let t = &mut self.times[usize::from(black_moved != rec.engine1_black)];
+            t.moves += 1;
+            t.total_ms += m.ms;
+            t.max_ms = t.max_ms.max(m.ms);
         }
         self.records.push(rec);
     }
@@ -292,6 +313,13 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
+    for (e, t) in cfg.engines.iter().zip(&sum.times) {
+        let avg = t.total_ms.checked_div(t.moves).unwrap_or(0);
+        s += &format!(
+            "Time {}: {} moves, average {avg} ms, longest {} ms\n",
+            e.name, t.moves, t.max_ms
+        );
+    }
     s += &format!(
         "Ends: {} ({} not decided on the board)\n",
         reasons.join(", "),
@@ -315,4 +343,81 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arbiter::record::{Outcome, Reason, TimedMove};
+    use crate::types::{Pos, Rule};
+
+    fn rec(number: usize, engine1_black: bool, outcome: Outcome) -> GameRecord {
+        let ms = [0, 10, 20, 30, 40];
+        GameRecord {
+            number,
+            black: "b".into(),
+            white: "w".into(),
+            engine1_black,
+            rule: Rule::Freestyle,
+            size: 15,
+            opening_source: "t".into(),
+            opening_len: 1,
+            moves: ms
+                .iter()
+                .enumerate()
+                .map(|(i, &ms)| TimedMove {
+                    pos: Pos::new(i, 0),
+                    ms,
+                })
+                .collect(),
+            outcome,
+            reason: Reason::Five,
+        }
+    }
+
+    #[test]
+    fn summary_scores_pairs_and_charges_times_to_the_right_engine() {
+        let mut sum = MatchSummary::default();
+        let mut pending = HashMap::new();
+        // Game 1: engine 1 black, black wins. Game 2 (same pair): engine 1 white, black wins.
+        sum.add(rec(1, true, Outcome::BlackWins), &mut pending);
+        assert_eq!(sum.penta, [0; 5]);
+        sum.add(rec(2, false, Outcome::BlackWins), &mut pending);
+        assert_eq!(
+            sum.wld,
+            Wld {
+                wins: 1,
+                losses: 1,
+                draws: 0
+            }
+        );
+        assert_eq!(sum.penta, [0, 0, 1, 0, 0]);
+        // Moves after the opening: index 1 (white, 10 ms), 2 (black, 20), 3 (white, 30),
+        // 4 (black, 40). Engine 1 was black once and white once.
+        let expect = MoveTimes {
+            moves: 4,
+            total_ms: 100,
+            max_ms: 40,
+        };
+        assert_eq!(sum.times, [expect, expect]);
+        sum.add(rec(3, false, Outcome::Draw), &mut pending);
+        assert_eq!(
+            sum.times[0],
+            MoveTimes {
+                moves: 6,
+                total_ms: 140,
+                max_ms: 40
+            }
+        );
+        assert_eq!(
+            sum.times[1],
+            MoveTimes {
+                moves: 6,
+                total_ms: 160,
+                max_ms: 40
+            }
+        );
+        assert_eq!(sum.wld.draws, 1);
+        assert_eq!(sum.reasons.get("five"), Some(&3));
+    }
 }
