@@ -7,6 +7,7 @@
 // Index loops over fixed per-cell / per-colour arrays read better than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub mod arbiter;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -163,7 +163,8 @@ pub enum BlockLine {
 /// Longest text echoed back in an `UNKNOWN`/`ERROR` reply (the rest is cut).
 pub const MAX_ECHO: usize = 80;
 
-/// Shorten `s` for echoing in a reply (keeps replies one short line).
+/// Shorten `s` for echoing in a reply (keeps replies one short line; control characters
+/// are dropped, and text with nothing printable left becomes `(unprintable)`).
 #[must_use]
 pub fn echo(s: &str) -> String {
     let mut out: String = s
@@ -171,6 +172,9 @@ pub fn echo(s: &str) -> String {
         .filter(|c| !c.is_control())
         .take(MAX_ECHO)
         .collect();
+    if out.trim().is_empty() {
+        return "(unprintable)".to_string();
+    }
     if s.chars().count() > MAX_ECHO {
         out.push_str("...");
     }
@@ -549,6 +553,7 @@ mod tests {
         let long = "A".repeat(500);
         assert_eq!(echo(&long).len(), MAX_ECHO + 3);
         assert_eq!(echo("a\u{7}b"), "ab");
+        assert_eq!(echo("\u{8}"), "(unprintable)");
     }
 
     #[test]
