@@ -254,6 +254,15 @@ impl Engine {
         Arc::clone(&self.stop)
     }
 
+    /// A new engine that uses `stop` as its stop flag (so a reader thread can be started
+    /// with the flag before the engine's tables are built).
+    #[must_use]
+    pub fn with_stop_flag(stop: Arc<AtomicBool>) -> Engine {
+        let mut e = Engine::new();
+        e.stop = stop;
+        e
+    }
+
     /// Renju forbidden points of the side to move (empty unless renju with black to move).
     pub fn forbidden_points(&mut self) -> Vec<Pos> {
         if self.board.rule() == Rule::Renju && self.board.side_to_move() == Color::Black {

@@ -45,7 +45,23 @@ pub struct Control {
     eof: AtomicBool,
 }
 
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
 impl Control {
+    /// Fresh controls: no stop requested, input open.
+    #[must_use]
+    pub fn new() -> Control {
+        Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            stop_seq: AtomicU64::new(0),
+            eof: AtomicBool::new(false),
+        }
+    }
+
     /// Record a STOP received as line `seq` and stop the running search, if any.
     pub fn request_stop(&self, seq: u64) {
         self.stop_seq.fetch_max(seq, Ordering::SeqCst);
@@ -134,12 +150,12 @@ fn game_over_text(o: MoveOutcome) -> &'static str {
 impl<W: Write> Session<W> {
     /// A session with a fresh engine, before `START`.
     pub fn new(out: W) -> Session<W> {
-        let engine = Engine::new();
-        let control = Arc::new(Control {
-            stop: engine.stop_flag(),
-            stop_seq: AtomicU64::new(0),
-            eof: AtomicBool::new(false),
-        });
+        Session::with_control(out, Arc::new(Control::new()))
+    }
+
+    /// A session whose engine uses `control.stop` as its stop flag.
+    pub fn with_control(out: W, control: Arc<Control>) -> Session<W> {
+        let engine = Engine::with_stop_flag(Arc::clone(&control.stop));
         Session {
             engine,
             out,
@@ -619,19 +635,123 @@ pub fn run() -> i32 {
     if std::env::var_os("RUST_LOG").is_some() {
         let _ = env_logger::try_init();
     }
-    let mut session = Session::new(io::stdout().lock());
-    let control = session.control();
+    // The reader starts first: it stamps lines with their receipt time while the engine
+    // is still building its tables, so the move clock includes the set-up.
+    let control = Arc::new(Control::new());
     let (tx, rx) = mpsc::channel::<Incoming>();
+    let reader_control = Arc::clone(&control);
     let spawned = std::thread::Builder::new()
         .name("stdin-reader".into())
-        .spawn(move || reader(io::stdin().lock(), &tx, &control));
+        .spawn(move || reader(io::stdin().lock(), &tx, &reader_control));
     if spawned.is_err() {
         return 1;
     }
+    let mut session = Session::with_control(io::stdout().lock(), control);
     while let Ok(inc) = rx.recv() {
         if session.handle(inc) == Flow::Exit {
             break;
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session<Vec<u8>> {
+        let mut s = Session::new(Vec::new());
+        s.handle(Incoming::now(1, "START 15"));
+        s.output_mut().clear();
+        s
+    }
+
+    fn replies(s: &mut Session<Vec<u8>>) -> Vec<String> {
+        let out = std::mem::take(s.output_mut());
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn stop_received_before_the_search_started_still_stops_it() {
+        let mut s = session();
+        let c = s.control();
+        c.request_stop(5); // STOP was line 5, BEGIN line 4: it is meant for this search
+        s.handle(Incoming::now(4, "BEGIN"));
+        assert!(c.stop.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn stale_stop_does_not_cut_the_next_search() {
+        let mut s = session();
+        let c = s.control();
+        c.request_stop(2); // an idle STOP before the BEGIN of line 3
+        s.handle(Incoming::now(3, "BEGIN"));
+        assert!(!c.stop.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn end_of_input_makes_queued_searches_stop_at_once() {
+        let mut s = session();
+        let c = s.control();
+        c.set_eof();
+        s.handle(Incoming::now(3, "BEGIN"));
+        assert!(c.stop.load(Ordering::SeqCst));
+        assert_eq!(replies(&mut s).last().map(String::as_str), Some("7,7"));
+    }
+
+    #[test]
+    fn show_detail_zero_silences_message_lines() {
+        let mut s = session();
+        s.handle(Incoming::now(2, "BEGIN"));
+        assert!(replies(&mut s)
+            .iter()
+            .any(|l| l.starts_with("MESSAGE depth")));
+        s.handle(Incoming::now(3, "INFO show_detail 0"));
+        s.handle(Incoming::now(4, "TURN 0,0"));
+        let r = replies(&mut s);
+        assert_eq!(r.len(), 1, "{r:?}");
+    }
+
+    #[test]
+    fn end_inside_a_block_exits() {
+        let mut s = session();
+        s.handle(Incoming::now(2, "BOARD"));
+        assert_eq!(s.handle(Incoming::now(3, "end")), Flow::Exit);
+    }
+
+    #[test]
+    fn board_colour_follows_the_stone_counts() {
+        let mut s = session();
+        for (i, l) in ["BOARD", "7,7,2", "DONE"].iter().enumerate() {
+            s.handle(Incoming::now(10 + i as u64, l));
+        }
+        // one opponent stone: the opponent is black, Sente plays white
+        assert_eq!(s.engine().board().move_count(), 2);
+        assert_eq!(s.engine().board().history()[0], Pos::new(7, 7));
+        for (i, l) in ["BOARD", "7,7,1", "8,8,2", "DONE"].iter().enumerate() {
+            s.handle(Incoming::now(20 + i as u64, l));
+        }
+        // equal counts: Sente is black, its stone first
+        assert_eq!(
+            s.engine().board().history()[..2],
+            [Pos::new(7, 7), Pos::new(8, 8)]
+        );
+        assert_eq!(s.engine().board().move_count(), 3);
+    }
+
+    #[test]
+    fn time_left_is_charged_when_the_manager_does_not_resend_it() {
+        let mut s = session();
+        s.handle(Incoming::now(2, "INFO timeout_match 10000"));
+        s.handle(Incoming::now(3, "INFO time_left 10000"));
+        let mut inc = Incoming::now(4, "BEGIN");
+        inc.received -= std::time::Duration::from_millis(300);
+        s.handle(inc);
+        let left = s.clock().left_ms.unwrap();
+        assert!(left <= 9700, "{left}");
+    }
 }
