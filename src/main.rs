@@ -29,6 +29,8 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("solve") => std::process::exit(sente::threat::cli::run(&args[1..])),
+        Some("solve-bench") => std::process::exit(sente::threat::cli::bench(&args[1..])),
         Some(other) => {
             eprintln!("unknown subcommand: {other}");
             std::process::exit(2);

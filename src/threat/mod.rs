@@ -1,0 +1,189 @@
+//! Threat-space solvers: VCF (victory by continuous fours), VCT (victory by continuous
+//! threats: threes and fours) and the defences against an opponent's threat sequence.
+//!
+//! # Use from the search
+//! - [`vcf::VcfSolver::solve`]: "can `attacker` win by fours alone?" Allocation-free after
+//!   construction, cheap enough for search leaves (pass a node budget of a few hundred to
+//!   a few thousand).
+//! - [`vct::VctSolver::solve`]: the same question with threes allowed, for the root, with
+//!   a larger node budget.
+//! - [`defence::defences`]: when the opponent has a VCF/VCT, the moves that may refute it.
+//!
+//! All solvers take the attacker explicitly (it need not be the side to move: asking
+//! about the opponent is how threats against us are found), never read the clock (a
+//! node budget and a stop flag bound them) and leave the board exactly as they found it.
+//!
+//! # Soundness
+//! A [`ThreatResult::Win`] is a forced win by the board's rule: renju black never uses a
+//! forbidden point (each candidate is checked with [`Board::is_forbidden`]), a white four
+//! whose only block is forbidden to black wins, and fives are whatever the rule's pattern
+//! tables call a five (standard: no overline, caro: not blocked at both ends).
+//!
+//! Solvers put stones with the board's look-ahead primitives (stone placement without
+//! history or side to move), so "the defender passes" costs nothing; positions are hashed
+//! by [`StoneHash`] on top of [`Board::key`].
+
+pub mod cli;
+pub mod tt;
+pub mod vcf;
+
+use crate::board::Board;
+use crate::pattern::{Pattern4, HALF};
+use crate::types::{Color, Dir, Pos, Rule, NUM_CELLS};
+
+/// What a solver found for the attacker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ThreatResult {
+    /// A forced win: play `first`; the five comes `plies` plies from now (1 = a five now).
+    Win {
+        /// The first attacking move.
+        first: Pos,
+        /// Plies until the attacker's five, counting the first move.
+        plies: i32,
+    },
+    /// Proven: no win of this kind within the ply limit.
+    NoWin,
+    /// The node budget or the stop flag ended the search first.
+    Unknown,
+}
+
+impl ThreatResult {
+    /// True for [`ThreatResult::Win`].
+    #[must_use]
+    pub fn is_win(&self) -> bool {
+        matches!(self, ThreatResult::Win { .. })
+    }
+}
+
+/// Counters of one solver call.
+///
+/// Why it exists: the benchmark and the search report effort per call.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Attacker nodes visited.
+    pub nodes: u64,
+}
+
+/// Per-stone hash keys for positions reached by the solvers' own stone placements.
+///
+/// Why it exists: the board's Zobrist key does not change under look-ahead placement,
+/// so the solvers XOR these keys (fixed seed, independent of the board's) on top of it.
+pub(crate) struct StoneHash {
+    keys: [[u64; NUM_CELLS]; 2],
+}
+
+const fn mix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn make_hash() -> StoneHash {
+    let mut keys = [[0u64; NUM_CELLS]; 2];
+    let mut state = 0x7415_EA77_0000_0005u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < NUM_CELLS {
+            let (s, v) = mix(state);
+            state = s;
+            keys[c][i] = v;
+            i += 1;
+        }
+        c += 1;
+    }
+    StoneHash { keys }
+}
+
+pub(crate) static HASH: StoneHash = make_hash();
+
+impl StoneHash {
+    /// Key of a stone of `c` on `p`.
+    #[inline]
+    pub(crate) fn stone(&self, c: Color, p: Pos) -> u64 {
+        self.keys[c.idx()][p.idx()]
+    }
+}
+
+/// Root hash of a solver call: the board key plus attacker, rule and size.
+pub(crate) fn root_key(board: &Board, attacker: Color, salt: u64) -> u64 {
+    let (_, r) = mix(salt
+        ^ (board.rule().idx() as u64) << 8
+        ^ (board.width() as u64) << 16
+        ^ (board.height() as u64) << 24
+        ^ (attacker.idx() as u64) << 32);
+    board.key() ^ r
+}
+
+/// Every square of the board, row by row (cached per board size by the solvers).
+pub(crate) fn squares(board: &Board) -> Vec<Pos> {
+    board.all_squares().collect()
+}
+
+/// True if `c` may play the empty square `p` (renju: black not on a forbidden point).
+#[inline]
+pub(crate) fn legal_for(board: &mut Board, p: Pos, c: Color) -> bool {
+    !(c == Color::Black
+        && board.rule() == Rule::Renju
+        && board.pattern4(p, Color::Black) == Pattern4::Forbid
+        && board.is_forbidden(p))
+}
+
+/// True if a stone of `c` on the empty square `p` is a legal move making a four (or five).
+#[inline]
+pub(crate) fn is_four_move(board: &mut Board, p: Pos, c: Color) -> bool {
+    let x = board.pattern4(p, c);
+    if x >= Pattern4::Block4 {
+        return true;
+    }
+    x == Pattern4::Forbid
+        && Dir::ALL.iter().any(|&d| board.pattern(p, c, d).is_four())
+        && !board.is_forbidden(p)
+}
+
+/// The squares within distance `HALF` of `p` along the four lines where `c` makes five,
+/// written to `out` (cleared first). Every five point created by a stone on `p` is there.
+#[inline]
+pub(crate) fn fives_near(board: &Board, p: Pos, c: Color, out: &mut [Pos; 8]) -> usize {
+    let mut n = 0;
+    for d in Dir::ALL {
+        for k in 1..HALF {
+            for q in [p.step(d, k), p.step(d, -k)] {
+                if board.pattern4(q, c) == Pattern4::Five && n < out.len() && !out[..n].contains(&q)
+                {
+                    out[n] = q;
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The first square (row order) where `c` makes five, if any.
+pub(crate) fn find_five(board: &Board, squares: &[Pos], c: Color) -> Option<Pos> {
+    if board.count(c, Pattern4::Five) == 0 {
+        return None;
+    }
+    squares
+        .iter()
+        .copied()
+        .find(|&p| board.pattern4(p, c) == Pattern4::Five)
+}
+
+/// Number of squares where `c` makes a four, by the class counts (renju black's
+/// forbid-class squares are counted as possible fours).
+#[inline]
+pub(crate) fn four_count(board: &Board, c: Color) -> u32 {
+    let n = board.count(c, Pattern4::Block4)
+        + board.count(c, Pattern4::Block4Plus)
+        + board.count(c, Pattern4::Block4Flex3)
+        + board.count(c, Pattern4::Flex4);
+    if c == Color::Black && board.rule() == Rule::Renju {
+        n + board.count(c, Pattern4::Forbid)
+    } else {
+        n
+    }
+}

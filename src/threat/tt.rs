@@ -1,0 +1,117 @@
+//! Transposition table of proven and disproven attacker positions, shared by the
+//! threat solvers.
+//!
+//! Keys are the solvers' own position hashes (see [`super::StoneHash`]): the stones on
+//! the board plus the attacker, so that a result found in one call is reused by the next
+//! call on a related position (the search calls the VCF solver at many leaves).
+
+/// One table slot.
+///
+/// Why it exists: a solver revisits the same position through different move orders;
+/// storing "won in n plies with this move" or "no win with `depth` attacks left" cuts
+/// those repeats.
+#[derive(Clone, Copy, Default)]
+pub struct TtEntry {
+    /// Full position hash (0 = empty slot).
+    pub key: u64,
+    /// Proven: plies to the five (> 0). Disproven: 0.
+    pub plies: i16,
+    /// Disproven: attacker moves that were searched without a win.
+    pub depth: i16,
+    /// Proven: the winning move (as `Pos.0`).
+    pub best: u16,
+}
+
+impl TtEntry {
+    /// True for a proven win.
+    #[must_use]
+    pub fn is_win(&self) -> bool {
+        self.plies > 0
+    }
+}
+
+/// A fixed-size, always-replace-unless-deeper table, allocated once.
+pub struct Tt {
+    slots: Vec<TtEntry>,
+    mask: usize,
+}
+
+impl Tt {
+    /// A table using about `bytes` bytes (at least 1024 entries, a power of two).
+    #[must_use]
+    pub fn new(bytes: usize) -> Tt {
+        let want = (bytes / std::mem::size_of::<TtEntry>()).max(1024);
+        let n = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        Tt {
+            slots: vec![TtEntry::default(); n],
+            mask: n - 1,
+        }
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.slots.fill(TtEntry::default());
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let e = self.slots[key as usize & self.mask];
+        (e.key == key).then_some(e)
+    }
+
+    /// Store a proven win.
+    #[inline]
+    pub fn store_win(&mut self, key: u64, plies: i32, best: u16) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        *slot = TtEntry {
+            key,
+            plies: plies.clamp(1, i16::MAX as i32) as i16,
+            depth: i16::MAX,
+            best,
+        };
+    }
+
+    /// Store "no win with `depth` attacker moves" unless the slot holds a proof or a
+    /// deeper disproof of the same position.
+    #[inline]
+    pub fn store_loss(&mut self, key: u64, depth: i32) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        if slot.key == key && (slot.is_win() || i32::from(slot.depth) >= depth) {
+            return;
+        }
+        *slot = TtEntry {
+            key,
+            plies: 0,
+            depth: depth.clamp(0, i16::MAX as i32) as i16,
+            best: 0,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_keeps_wins_over_shallower_losses() {
+        let mut t = Tt::new(1 << 16);
+        t.store_loss(42, 3);
+        assert_eq!(t.probe(42).map(|e| e.depth), Some(3));
+        t.store_loss(42, 2);
+        assert_eq!(t.probe(42).map(|e| e.depth), Some(3));
+        t.store_win(42, 7, 99);
+        let e = t.probe(42).unwrap();
+        assert!(e.is_win() && e.plies == 7 && e.best == 99);
+        t.store_loss(42, 9);
+        assert!(t.probe(42).unwrap().is_win());
+        assert!(t.probe(43).is_none());
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+}

@@ -1,0 +1,349 @@
+//! VCF: victory by continuous fours.
+//!
+//! The attacker plays only moves that make a four (or five); the defender's reply is
+//! forced (the single five point; two five points or a forbidden block lose for it).
+//! When the defender's block makes a four of its own, the attacker must block that five
+//! point, and may go on only if the block is itself a four. Depth-first search with
+//! iterative deepening on the number of attacking moves and a table of proven and
+//! disproven positions.
+
+use super::tt::Tt;
+use super::{
+    find_five, fives_near, four_count, is_four_move, legal_for, root_key, squares, SolveStats,
+    ThreatResult, HASH,
+};
+use crate::board::Board;
+use crate::pattern::Pattern4;
+use crate::types::{Color, Pos};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Longest attack the solver follows (attacking moves).
+pub const MAX_ATTACKS: i32 = 100;
+
+/// Result of one node of the search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Node {
+    Win(i32),
+    Fail,
+    Abort,
+}
+
+/// Reusable VCF solver: owns its table and buffers so that calls do not allocate.
+///
+/// Why it exists: the search asks "does this side have a VCF?" at many leaves; keeping
+/// the table between calls lets later calls reuse earlier proofs and disproofs.
+pub struct VcfSolver {
+    tt: Tt,
+    squares: Vec<Pos>,
+    size: (usize, usize),
+    moves: Vec<(u8, Pos)>,
+    line_rev: Vec<Pos>,
+    line: Vec<Pos>,
+    key: u64,
+    node_limit: u64,
+    aborted: bool,
+    stats: SolveStats,
+}
+
+impl VcfSolver {
+    /// A solver whose table uses about `tt_bytes` bytes.
+    #[must_use]
+    pub fn new(tt_bytes: usize) -> VcfSolver {
+        VcfSolver {
+            tt: Tt::new(tt_bytes),
+            squares: Vec::with_capacity(1024),
+            size: (0, 0),
+            moves: Vec::with_capacity(4096),
+            line_rev: Vec::with_capacity(256),
+            line: Vec::with_capacity(256),
+            key: 0,
+            node_limit: 0,
+            aborted: false,
+            stats: SolveStats::default(),
+        }
+    }
+
+    /// Forget all stored results (call when the rule or board size changes is not
+    /// needed: both are part of the hash).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Counters of the last call.
+    #[must_use]
+    pub fn stats(&self) -> SolveStats {
+        self.stats
+    }
+
+    /// The winning line of the last call that returned a win: attacker and defender
+    /// moves alternating, starting with the first attacking move and ending with the
+    /// attacker's last move (a five, or a four the defender cannot stop).
+    #[must_use]
+    pub fn principal_line(&self) -> &[Pos] {
+        &self.line
+    }
+
+    /// Can `attacker` win by continuous fours with a five within `max_plies` plies
+    /// (counting from `attacker`'s first move, which is played now whoever is to move on
+    /// the board)? Visits at most `node_limit` nodes; `stop` aborts. The board is left
+    /// unchanged.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+    ) -> ThreatResult {
+        self.begin(board, attacker, node_limit);
+        if max_plies < 1 {
+            return ThreatResult::NoWin;
+        }
+        let max_attacks = ((max_plies - 1) / 2).clamp(0, MAX_ATTACKS);
+        let r = self.deepen(board, attacker, max_attacks, stop);
+        self.finish(board, attacker, r)
+    }
+
+    /// Reset the per-call state.
+    fn begin(&mut self, board: &Board, attacker: Color, node_limit: u64) {
+        if self.size != (board.width(), board.height()) || self.squares.is_empty() {
+            self.squares = squares(board);
+            self.size = (board.width(), board.height());
+        }
+        self.key = root_key(board, attacker, 0x5CF);
+        self.node_limit = node_limit.max(1);
+        self.aborted = false;
+        self.stats = SolveStats::default();
+        self.moves.clear();
+        self.line_rev.clear();
+        self.line.clear();
+    }
+
+    /// Iterative deepening on the number of attacking moves.
+    fn deepen(&mut self, board: &mut Board, a: Color, max_attacks: i32, stop: &AtomicBool) -> Node {
+        let mut depth = 1;
+        loop {
+            let d = depth.min(max_attacks);
+            let r = self.attack(board, a, d, Pos::NONE, stop);
+            if r != Node::Fail || d >= max_attacks {
+                return r;
+            }
+            depth = if depth < 8 { depth + 1 } else { depth * 3 / 2 };
+        }
+    }
+
+    fn finish(&mut self, board: &mut Board, a: Color, r: Node) -> ThreatResult {
+        match r {
+            Node::Win(plies) => {
+                self.line.clear();
+                self.line.extend(self.line_rev.iter().rev());
+                complete_line(board, a, &self.tt, &self.squares, self.key, &mut self.line);
+                ThreatResult::Win {
+                    first: self.line[0],
+                    plies,
+                }
+            }
+            Node::Fail => ThreatResult::NoWin,
+            Node::Abort => ThreatResult::Unknown,
+        }
+    }
+
+    /// Attacker to move with `depth` fours left (a win may take `2 * depth + 1` plies:
+    /// the fours, the replies and the five). `last_a` is the attacker's
+    /// previous move (for move ordering).
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        depth: i32,
+        last_a: Pos,
+        stop: &AtomicBool,
+    ) -> Node {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_limit
+            || (self.stats.nodes & 1023 == 0 && stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+            return Node::Abort;
+        }
+        let d = a.opp();
+        if let Some(p) = find_five(board, &self.squares, a) {
+            self.line_rev.clear();
+            self.line_rev.push(p);
+            return Node::Win(1);
+        }
+        if let Some(e) = self.tt.probe(self.key) {
+            if e.is_win() && i32::from(e.plies) <= 2 * depth + 1 {
+                self.line_rev.clear();
+                return Node::Win(i32::from(e.plies));
+            }
+            if !e.is_win() && i32::from(e.depth) >= depth {
+                return Node::Fail;
+            }
+        }
+        if depth <= 0 {
+            return Node::Fail;
+        }
+        let start = self.moves.len();
+        if board.count(d, Pattern4::Five) > 0 {
+            // The defender threatens five: block it, and only go on if the block is a four.
+            if board.count(d, Pattern4::Five) >= 2 {
+                return self.lost(depth);
+            }
+            let p = find_five(board, &self.squares, d).expect("counted five");
+            if !is_four_move(board, p, a) {
+                return self.lost(depth);
+            }
+            self.moves.push((0, p));
+        } else {
+            if four_count(board, a) == 0 {
+                return self.lost(depth);
+            }
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                let x = board.pattern4(p, a);
+                let rank = match x {
+                    Pattern4::Flex4 => 0u8,
+                    Pattern4::Block4Flex3 => 1,
+                    Pattern4::Block4Plus => 2,
+                    Pattern4::Block4 => 3,
+                    Pattern4::Forbid if is_four_move(board, p, a) => 3,
+                    _ => continue,
+                };
+                let dist = if last_a.is_some() {
+                    p.distance(last_a).min(15) as u8
+                } else {
+                    0
+                };
+                self.moves.push((rank * 16 + dist, p));
+            }
+            self.moves[start..].sort_unstable();
+        }
+        let end = self.moves.len();
+        let mut result = Node::Fail;
+        for i in start..end {
+            let m = self.moves[i].1;
+            let r = self.try_four(board, a, m, depth, stop);
+            if r != Node::Fail {
+                result = r;
+                break;
+            }
+        }
+        self.moves.truncate(start);
+        match result {
+            Node::Win(plies) => {
+                let best = *self.line_rev.last().unwrap_or(&Pos::NONE);
+                self.tt.store_win(self.key, plies, best.0);
+            }
+            Node::Fail => self.tt.store_loss(self.key, depth),
+            Node::Abort => {}
+        }
+        result
+    }
+
+    fn lost(&mut self, depth: i32) -> Node {
+        self.tt.store_loss(self.key, depth);
+        Node::Fail
+    }
+
+    /// Play the four `m`, the forced reply, and search on.
+    fn try_four(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        m: Pos,
+        depth: i32,
+        stop: &AtomicBool,
+    ) -> Node {
+        let d = a.opp();
+        board.place(m, a);
+        self.key ^= HASH.stone(a, m);
+        let mut fives = [Pos::NONE; 8];
+        let n5 = fives_near(board, m, a, &mut fives);
+        let r = if n5 == 0 {
+            Node::Fail
+        } else if n5 >= 2 || !legal_for(board, fives[0], d) {
+            self.line_rev.clear();
+            Node::Win(3)
+        } else {
+            let f = fives[0];
+            board.place(f, d);
+            self.key ^= HASH.stone(d, f);
+            let r = self.attack(board, a, depth - 1, m, stop);
+            board.lift(f);
+            self.key ^= HASH.stone(d, f);
+            match r {
+                Node::Win(p) => {
+                    self.line_rev.push(f);
+                    Node::Win(p + 2)
+                }
+                other => other,
+            }
+        };
+        board.lift(m);
+        self.key ^= HASH.stone(a, m);
+        if let Node::Win(_) = r {
+            self.line_rev.push(m);
+        }
+        r
+    }
+}
+
+/// Extend a winning line that stopped at a table hit: replay it, then follow the table's
+/// best moves and the forced replies until the attack ends. The board is restored.
+fn complete_line(
+    board: &mut Board,
+    a: Color,
+    tt: &Tt,
+    squares: &[Pos],
+    root: u64,
+    line: &mut Vec<Pos>,
+) {
+    let d = a.opp();
+    let mut placed: Vec<(Pos, Color)> = Vec::new();
+    let mut key = root;
+    let mut finished = false;
+    for (i, &p) in line.iter().enumerate() {
+        let c = if i % 2 == 0 { a } else { d };
+        board.place(p, c);
+        key ^= HASH.stone(c, p);
+        placed.push((p, c));
+    }
+    // The replayed line ends after a defender reply (even length) unless it is complete.
+    if line.len() % 2 == 1 {
+        finished = true;
+    }
+    while !finished && line.len() < 4 * MAX_ATTACKS as usize {
+        let m = if let Some(p) = find_five(board, squares, a) {
+            line.push(p);
+            break;
+        } else if let Some(p) = find_five(board, squares, d) {
+            p
+        } else {
+            match tt.probe(key) {
+                Some(e) if e.is_win() && e.best != 0 => Pos(e.best),
+                _ => break,
+            }
+        };
+        if !board.is_empty(m) {
+            break;
+        }
+        line.push(m);
+        board.place(m, a);
+        key ^= HASH.stone(a, m);
+        placed.push((m, a));
+        let mut fives = [Pos::NONE; 8];
+        let n5 = fives_near(board, m, a, &mut fives);
+        if n5 != 1 || !legal_for(board, fives[0], d) {
+            break;
+        }
+        let f = fives[0];
+        line.push(f);
+        board.place(f, d);
+        key ^= HASH.stone(d, f);
+        placed.push((f, d));
+    }
+    for &(p, _) in placed.iter().rev() {
+        board.lift(p);
+    }
+}
