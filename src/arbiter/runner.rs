@@ -7,7 +7,7 @@
 use super::game::{opening_board, play_game, EngineSpec, GameConfig};
 use super::openings::Opening;
 use super::record::GameRecord;
-use super::stats::{Penta, Sprt, SprtDecision, Wld};
+use super::stats::{penta_elo, Penta, Sprt, SprtDecision, Wld};
 use anyhow::{Context, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -307,7 +307,21 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
         elo_str(e.upper),
         100.0 * w.los()
     );
-    s += &format!("Pairs (pentanomial 0..2 points): {:?}\n", sum.penta);
+    s += &format!("Pairs (pentanomial 0..2 points): {:?}", sum.penta);
+    if let Some(p) = penta_elo(&sum.penta) {
+        let m = if p.margin().is_finite() {
+            format!("{:.1}", p.margin())
+        } else {
+            "inf".into()
+        };
+        s += &format!(
+            ", Elo from pairs {} ± {m} ({} .. {})",
+            elo_str(p.elo),
+            elo_str(p.lower),
+            elo_str(p.upper)
+        );
+    }
+    s += "\n";
     let reasons: Vec<String> = sum
         .reasons
         .iter()
