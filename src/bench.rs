@@ -67,3 +67,135 @@ pub fn board_bench(rule: Rule) -> Vec<String> {
     ));
     out
 }
+
+/// The search bench positions: (board size, rule, moves as `x,y` in play order).
+///
+/// These are the 10 positions of Rapfi's built-in `bench` (dhbloo/rapfi,
+/// `Rapfi/command/benchmark.cpp`, table `benchSet`, commit 3aedf3a2; GPL-3.0 data table,
+/// copied via ../shared/data/rapfi_bench_positions): freestyle 15 and 20, standard, renju.
+pub const BENCH_POSITIONS: [(usize, Rule, &str); 10] = [
+    (15, Rule::Freestyle, "7,7 6,6 5,5 6,7 6,8"),
+    (15, Rule::Freestyle, "7,1 7,4 7,3 5,5"),
+    (20, Rule::Freestyle, "4,1 5,1 7,2 6,2 6,5 7,4 5,8"),
+    (
+        20,
+        Rule::Freestyle,
+        "5,4 4,2 1,6 7,4 6,2 6,3 8,5 4,3 7,3 3,3 5,1 8,4 5,3 5,5 4,4 3,5 3,6 4,6 5,7",
+    ),
+    (15, Rule::Standard, "7,7 7,6 9,5 8,6 5,6"),
+    (15, Rule::Standard, "5,5 8,8 7,7"),
+    (15, Rule::Standard, "1,2 10,9 6,1 5,5"),
+    (15, Rule::Renju, "7,7 8,8 9,9 8,7 8,6 6,8"),
+    (
+        15,
+        Rule::Renju,
+        "7,7 7,8 9,8 9,7 5,7 8,6 6,6 8,8 7,5 4,8 5,5 10,6 11,5 8,9 8,5 5,8 6,8 6,10 7,9 8,10 8,7",
+    ),
+    (15, Rule::Renju, "7,7 7,8 7,5 8,9 8,5 8,8 6,8 6,7 9,10 8,6"),
+];
+
+/// Depth of the search bench.
+pub const BENCH_DEPTH: i32 = 10;
+/// Transposition table of the search bench (bytes).
+pub const BENCH_TT_BYTES: usize = 16 << 20;
+
+/// Parse a move list of `x,y` items separated by spaces.
+#[must_use]
+pub fn parse_moves(s: &str) -> Option<Vec<Pos>> {
+    s.split_whitespace()
+        .map(|t| {
+            let (x, y) = t.split_once(',')?;
+            Pos::try_new(x.trim().parse().ok()?, y.trim().parse().ok()?)
+        })
+        .collect()
+}
+
+/// A board of `size` under `rule` with `moves` played (checked).
+#[must_use]
+pub fn board_from(size: usize, rule: Rule, moves: &[Pos]) -> Option<Board> {
+    let mut b = Board::new(size, size, rule).ok()?;
+    for &m in moves {
+        if b.play(m) != Ok(crate::board::MoveOutcome::Continue) {
+            return None;
+        }
+    }
+    Some(b)
+}
+
+/// Search every bench position to `depth` with a fresh 16 MB table on one thread.
+/// Returns the report lines; the last is `Bench: <nodes> nodes <nps> nps <ms> ms`, and
+/// the node count is the same on every run and machine.
+#[must_use]
+pub fn search_bench(depth: i32) -> Vec<String> {
+    use crate::search::{params::SearchParams, Searcher};
+    use crate::time::SearchLimits;
+    let mut out = Vec::new();
+    let mut total_nodes = 0u64;
+    // Build the rule tables before the clock starts.
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let _ = Board::new(15, 15, rule);
+    }
+    let start = Instant::now();
+    for (i, &(size, rule, moves)) in BENCH_POSITIONS.iter().enumerate() {
+        let moves = parse_moves(moves).expect("bench moves parse");
+        let mut b = board_from(size, rule, &moves).expect("bench position is legal");
+        let mut s = Searcher::new(BENCH_TT_BYTES, SearchParams::default());
+        let mut limits =
+            SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
+        limits.max_depth = Some(depth);
+        let t0 = Instant::now();
+        let r = s.go(&mut b, &limits, None, &mut |_| {});
+        total_nodes += r.nodes;
+        out.push(format!(
+            "position {:2} ({} {}): depth {} value {} best {} nodes {} time {} ms",
+            i + 1,
+            rule.name(),
+            size,
+            r.depth,
+            r.value,
+            r.best,
+            r.nodes,
+            t0.elapsed().as_millis()
+        ));
+    }
+    let ms = start.elapsed().as_millis().max(1);
+    let nps = u128::from(total_nodes) * 1000 / ms;
+    out.push(format!("Bench: {total_nodes} nodes {nps} nps {ms} ms"));
+    out
+}
+
+/// Search an early 15×15 freestyle position for `ms` milliseconds and report the depth
+/// reached per iteration; the last line is `Depth: <d> in <ms> ms (<nodes> nodes)`.
+#[must_use]
+pub fn depth_bench(ms: u64) -> Vec<String> {
+    use crate::search::{params::SearchParams, Searcher};
+    use crate::time::SearchLimits;
+    let moves = parse_moves(BENCH_POSITIONS[0].2).expect("moves");
+    let mut b = board_from(15, Rule::Freestyle, &moves).expect("legal");
+    let mut s = Searcher::new(crate::search::DEFAULT_TT_BYTES, SearchParams::default());
+    let limits = SearchLimits::fixed(std::time::Duration::from_millis(ms), Instant::now());
+    let mut out = Vec::new();
+    let r = s.go(&mut b, &limits, None, &mut |info| {
+        out.push(format!(
+            "depth {} seldepth {} value {} nodes {} time {} ms pv {}",
+            info.depth,
+            info.seldepth,
+            info.value,
+            info.nodes,
+            info.time_ms,
+            info.pv
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    });
+    out.push(format!(
+        "Depth: {} in {} ms ({} nodes, best {})",
+        r.depth,
+        limits.elapsed().as_millis(),
+        r.nodes,
+        r.best
+    ));
+    out
+}

@@ -5,11 +5,13 @@
 //! search is plugged into [`Engine::go`], moves come from [`fallback_move`], a one-ply
 //! pattern score that always returns a legal move, takes a five and blocks a five.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::board::{Board, BoardError, MoveOutcome, PlayError};
 use crate::pattern::Pattern4;
+use crate::search::params::SearchParams;
+use crate::search::Searcher;
 use crate::time::SearchLimits;
 use crate::types::{Color, Pos, Rule, SearchInfo, Value};
 
@@ -29,6 +31,29 @@ pub struct Engine {
     hash_kib: Option<u64>,
     threads: usize,
     search_enabled: bool,
+    /// The search (created at the first `go`, with its transposition table).
+    searcher: Option<Searcher>,
+    /// Board size and rule of the last search: the TT is cleared when they change.
+    searched: Option<(usize, usize, Rule)>,
+}
+
+/// Memory kept outside the transposition table: rule tables (~1 MB per rule), search
+/// frames, boards, code and allocator slack.
+pub const NON_TT_MEMORY: u64 = 24 << 20;
+
+/// Transposition table size in bytes for a memory budget and an optional explicit hash
+/// size: the hash size if given (capped by the budget), else the default size capped at
+/// three quarters of what the budget leaves after [`NON_TT_MEMORY`].
+#[must_use]
+pub fn tt_bytes_for(memory_limit: u64, hash_kib: Option<u64>) -> usize {
+    let budget = memory_limit.saturating_sub(NON_TT_MEMORY) / 4 * 3;
+    let want = match hash_kib {
+        Some(k) if k > 0 => k.saturating_mul(1024),
+        _ => crate::search::DEFAULT_TT_BYTES as u64,
+    };
+    usize::try_from(want.min(budget))
+        .unwrap_or(usize::MAX)
+        .max(64 * 1024)
 }
 
 impl Default for Engine {
@@ -53,6 +78,8 @@ impl Engine {
             hash_kib: None,
             threads: 1,
             search_enabled: true,
+            searcher: None,
+            searched: None,
         }
     }
 
@@ -207,7 +234,11 @@ impl Engine {
     }
 
     /// Forget everything the search learned (YXHASHCLEAR).
-    pub fn clear_hash(&mut self) {}
+    pub fn clear_hash(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
 
     /// Use only [`fallback_move`] in [`Engine::go`] (fast; for protocol fuzz tests).
     pub fn set_search_enabled(&mut self, enabled: bool) {
@@ -246,19 +277,31 @@ impl Engine {
     /// [`Pos::NONE`] only when no empty square is left. Stops early when the stop flag
     /// is set (the best move so far is returned).
     pub fn go(&mut self, limits: &SearchLimits, on_info: &mut dyn FnMut(&SearchInfo)) -> Pos {
-        let _ = self.stop.load(Ordering::Relaxed);
-        let mv = fallback_move(&mut self.board);
-        if mv.is_some() && self.search_enabled {
-            on_info(&SearchInfo {
-                depth: 1,
-                seldepth: 1,
-                value: static_eval(&self.board, self.board.side_to_move()),
-                nodes: 1,
-                time_ms: u64::try_from(limits.elapsed().as_millis()).unwrap_or(u64::MAX),
-                pv: vec![mv],
-            });
+        if !self.search_enabled {
+            return fallback_move(&mut self.board);
         }
-        mv
+        let bytes = tt_bytes_for(self.memory_limit, self.hash_kib);
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(bytes, SearchParams::default()));
+        searcher.resize_tt(bytes);
+        let game = (self.board.width(), self.board.height(), self.board.rule());
+        if self.searched != Some(game) {
+            // Keys do not include the rule or size: forget the other game's results.
+            searcher.clear();
+            self.searched = Some(game);
+        }
+        let r = searcher.go(
+            &mut self.board,
+            limits,
+            Some(Arc::clone(&self.stop)),
+            on_info,
+        );
+        if r.depth == 0 || !r.best.is_some() || !self.board.is_legal(r.best) {
+            // Stopped before the first iteration finished: the emergency chooser.
+            return fallback_move(&mut self.board);
+        }
+        r.best
     }
 }
 

@@ -14,6 +14,21 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("bench") => {
+            let depth = args
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(sente::bench::BENCH_DEPTH);
+            for line in sente::bench::search_bench(depth) {
+                println!("{line}");
+            }
+        }
+        Some("bench-depth") => {
+            let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
+            for line in sente::bench::depth_bench(ms) {
+                println!("{line}");
+            }
+        }
         Some("solve") => std::process::exit(sente::threat::cli::run(&args[1..])),
         Some("solve-bench") => std::process::exit(sente::threat::cli::bench(&args[1..])),
         Some(other) => {

@@ -6,6 +6,7 @@ use sente::arbiter::game::{play_game, EngineSpec, GameConfig};
 use sente::arbiter::openings::Opening;
 use sente::arbiter::record::{GameRecord, Outcome, Reason};
 use sente::arbiter::runner::{run_match, MatchConfig, SprtModel};
+use sente::arbiter::stats::{Sprt, SprtDecision, Wld};
 use sente::types::{Pos, Rule};
 
 const SCRIPT: &str = concat!(
@@ -136,6 +137,24 @@ fn garbage_reply_is_malformed_and_loses() {
     );
     assert_eq!(r.outcome, Outcome::BlackWins);
     assert_eq!(r.reason, Reason::Malformed("hello world".to_string()));
+}
+
+#[test]
+fn unasked_output_between_moves_is_malformed() {
+    // White sends its first move twice; black thinks 300 ms before its second move, so the
+    // extra line is surely waiting when white is asked again.
+    let r = play(
+        &cfg(Rule::Freestyle),
+        &engine("b", &["--late", "2", "300"]),
+        &engine("w", &["--double", "1"]),
+        &opening(&[]),
+    );
+    assert_eq!(r.outcome, Outcome::BlackWins);
+    assert_eq!(
+        r.reason,
+        Reason::Malformed("unsolicited output: 1,0".to_string())
+    );
+    assert_eq!(engine_moves(&r).len(), 3);
 }
 
 #[test]
@@ -363,6 +382,36 @@ fn match_alternates_colours_writes_records_and_ignores_chatter() {
     assert_eq!(sum.penta.iter().sum::<u32>(), 2);
     let tsv = std::fs::read_to_string(dir.join("games.tsv")).unwrap();
     assert_eq!(tsv.lines().count(), 4);
+}
+
+#[test]
+fn sprt_stops_the_match_once_it_decides() {
+    // Engine 2 answers garbage and loses every game: the pentanomial SPRT accepts H1 after
+    // the first pair (LLR 3.8 > 2.94 with the zero-variance regularisation), so 2 of 20 games run.
+    let c = MatchConfig {
+        game: cfg(Rule::Freestyle),
+        engines: [engine("good", &[]), engine("bad", &["--garbage", "1"])],
+        openings: vec![opening(&[(7, 7)])],
+        games: 20,
+        concurrency: 1,
+        out_dir: None,
+        sprt: Some(Sprt::parse("0,10,0.05,0.05").unwrap()),
+        sprt_model: SprtModel::Pentanomial,
+    };
+    let sum = run_match(&c, &mut Vec::new()).unwrap();
+    assert_eq!(
+        sum.wld,
+        Wld {
+            wins: 2,
+            losses: 0,
+            draws: 0
+        }
+    );
+    assert_eq!(sum.penta, [0, 0, 0, 0, 1]);
+    let (llr, decision) = sum.sprt.unwrap();
+    assert_eq!(decision, SprtDecision::H1, "LLR {llr}");
+    assert_eq!(sum.failures, 2);
+    assert_eq!(sum.reasons.get("malformed"), Some(&2));
 }
 
 #[test]

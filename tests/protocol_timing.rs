@@ -44,10 +44,12 @@ impl Engine {
         }
     }
 
+    /// Write `s`; returns the instant just before the write.
     fn send(&mut self, s: &str) -> Instant {
+        let t = Instant::now();
         self.stdin.write_all(s.as_bytes()).unwrap();
         self.stdin.flush().unwrap();
-        Instant::now()
+        t
     }
 
     /// Next non-MESSAGE line with its arrival time.
@@ -69,8 +71,8 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// A middle-game position (freestyle 15×15, black to move) for long searches.
-const POSITION: &str = "BOARD\n7,7,1\n8,8,2\n8,6,1\n6,8,2\n9,7,1\n7,9,2\n6,6,1\n9,9,2\nDONE\n";
+/// A quiet opening position (freestyle 15×15, black to move) for long searches.
+const POSITION: &str = "BOARD\n7,7,1\n8,8,2\n2,2,1\n12,12,2\nDONE\n";
 
 #[test]
 #[ignore = "measurement, run by hand"]
@@ -93,6 +95,19 @@ fn measure_protocol_latency() {
         e.child.wait().unwrap();
     }
 
+    println!("spawn->move for a BOARD opening (Gomocup: START, INFOs, BOARD; timeout_turn 1000)");
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let mut e = Engine::spawn();
+        e.send("START 15\nINFO max_memory 367001600\nINFO timeout_turn 1000\nINFO timeout_match 180000\nINFO time_left 180000\n");
+        e.send(POSITION);
+        let (t_ok, _) = e.reply();
+        let (t_move, mv) = e.reply();
+        println!("{:8.1} {:12.1}   ({mv})", ms(t_ok - t0), ms(t_move - t0));
+        e.send("END\n");
+        e.child.wait().unwrap();
+    }
+
     println!("STOP during a 60 s search: send->move (ms)");
     for _ in 0..5 {
         let mut e = Engine::spawn();
@@ -100,7 +115,11 @@ fn measure_protocol_latency() {
         e.reply();
         let t_board = e.send(POSITION);
         thread::sleep(Duration::from_millis(500));
-        if let Ok((t, l)) = e.lines.try_recv() {
+        let early = e
+            .lines
+            .try_iter()
+            .find(|(_, l)| !l.as_deref().is_some_and(|l| l.starts_with("MESSAGE")));
+        if let Some((t, l)) = early {
             println!(
                 "   search ended by itself after {:.1} ms ({l:?})",
                 ms(t - t_board)

@@ -7,13 +7,12 @@
 use super::game::{opening_board, play_game, EngineSpec, GameConfig};
 use super::openings::Opening;
 use super::record::GameRecord;
-use super::stats::{Penta, Sprt, SprtDecision, Wld};
+use super::stats::{penta_elo, Penta, Sprt, SprtDecision, Wld};
 use anyhow::{Context, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 
 /// Stack size of game threads (a board holds a few fixed-size arrays).
 const GAME_THREAD_STACK: usize = 32 * 1024 * 1024;
@@ -66,6 +65,20 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtDecision)>,
     /// Every finished game, in completion order.
     pub records: Vec<GameRecord>,
+    /// Per engine (index 0 = engine 1): moves played, total and longest thinking time (ms).
+    pub times: [MoveTimes; 2],
+}
+
+// Thinking-time totals of one engine, so the report shows how close engines run to the clock.
+/// Thinking-time statistics of one engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    /// Moves played.
+    pub moves: u64,
+    /// Sum of thinking times, ms.
+    pub total_ms: u64,
+    /// Longest thinking time, ms.
+    pub max_ms: u64,
 }
 
 impl MatchSummary {
@@ -87,6 +100,13 @@ impl MatchSummary {
             self.penta[((s + other) * 2.0).round() as usize] += 1;
         } else {
             pending.insert(pair, s);
+        }
+        for (i, m) in rec.moves.iter().enumerate().skip(rec.opening_len) {
+            let black_moved = i % 2 == 0;
+            let t = &mut self.times[usize::from(black_moved != rec.engine1_black)];
+            t.moves += 1;
+            t.total_ms += m.ms;
+            t.max_ms = t.max_ms.max(m.ms);
         }
         self.records.push(rec);
     }
@@ -155,26 +175,23 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let _ = std::fs::remove_file(dir.join("games.tsv"));
     }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
     let mut summary = MatchSummary::default();
-    let mut pending = HashMap::new();
-    let e1 = cfg.engines[0].name.clone();
+    let workers = cfg.concurrency.max(1).min(cfg.games.max(1));
+    // The main thread hands out game numbers one at a time, so that no game starts after the
+    // SPRT has decided; workers exit when the job channel closes.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Mutex::new(job_rx);
+    let mut job_tx = Some(job_tx);
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
-        for _ in 0..cfg.concurrency.max(1).min(cfg.games.max(1)) {
+        for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
+            let job_rx = &job_rx;
             std::thread::Builder::new()
                 .stack_size(GAME_THREAD_STACK)
                 .spawn_scoped(scope, move || loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
+                    let job = job_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok(i)) = job else { break };
                     let opening = &cfg.openings[(i / 2) % cfg.openings.len()];
                     let e1_black = i % 2 == 0;
                     let (b, w) = if e1_black {
@@ -183,43 +200,72 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary>
                         (&cfg.engines[1], &cfg.engines[0])
                     };
                     let r = play_game(&cfg.game, b, w, opening, i + 1, e1_black);
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        stop.store(true, Ordering::SeqCst);
+                    if tx.send(r).is_err() {
                         break;
                     }
                 })
                 .context("spawning a game thread")?;
         }
         drop(tx);
-        for r in rx {
-            let rec = r?;
-            if let Some(dir) = &cfg.out_dir {
-                save_records(dir, &rec)?;
-            }
-            let line_rec = rec.clone();
-            summary.add(rec, &mut pending);
-            writeln!(
-                out,
-                "{}",
-                progress_line(&line_rec, cfg.games, &summary, &e1)
-            )?;
-            out.flush()?;
-            if let Some(sprt) = &cfg.sprt {
-                let llr = match cfg.sprt_model {
-                    SprtModel::Trinomial => sprt.llr_trinomial(&summary.wld),
-                    SprtModel::Pentanomial => sprt.llr_pentanomial(&summary.penta),
-                };
-                let d = sprt.decide(llr);
-                summary.sprt = Some((llr, d));
-                if d != SprtDecision::Continue {
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-        }
-        Ok(())
+        let result = collect_results(cfg, out, &rx, job_tx.as_ref(), workers, &mut summary);
+        // Closing the job channel lets every worker exit (the scope joins them).
+        drop(job_tx.take());
+        result
     })?;
     Ok(summary)
+}
+
+/// Hand out games to the workers and record their results until all are done or the SPRT
+/// decides.
+fn collect_results(
+    cfg: &MatchConfig,
+    out: &mut dyn Write,
+    rx: &mpsc::Receiver<Result<GameRecord>>,
+    job_tx: Option<&mpsc::Sender<usize>>,
+    workers: usize,
+    summary: &mut MatchSummary,
+) -> Result<()> {
+    let e1 = cfg.engines[0].name.clone();
+    let mut pending = HashMap::new();
+    let mut next = 0;
+    let mut running = 0;
+    let give = |next: &mut usize, running: &mut usize| -> Result<()> {
+        if let Some(tx) = job_tx {
+            tx.send(*next).context("game threads stopped")?;
+            *next += 1;
+            *running += 1;
+        }
+        Ok(())
+    };
+    while next < workers.min(cfg.games) {
+        give(&mut next, &mut running)?;
+    }
+    while running > 0 {
+        let rec = rx.recv().context("game threads stopped")??;
+        running -= 1;
+        if let Some(dir) = &cfg.out_dir {
+            save_records(dir, &rec)?;
+        }
+        summary.add(rec, &mut pending);
+        let last = summary.records.last().expect("just added");
+        let line = progress_line(last, cfg.games, summary, &e1);
+        writeln!(out, "{line}")?;
+        out.flush()?;
+        let mut decided = false;
+        if let Some(sprt) = &cfg.sprt {
+            let llr = match cfg.sprt_model {
+                SprtModel::Trinomial => sprt.llr_trinomial(&summary.wld),
+                SprtModel::Pentanomial => sprt.llr_pentanomial(&summary.penta),
+            };
+            let d = sprt.decide(llr);
+            summary.sprt = Some((llr, d));
+            decided = d != SprtDecision::Continue;
+        }
+        if !decided && next < cfg.games {
+            give(&mut next, &mut running)?;
+        }
+    }
+    Ok(())
 }
 
 /// Format a signed Elo figure (±inf for a perfect score).
@@ -261,12 +307,33 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
         elo_str(e.upper),
         100.0 * w.los()
     );
-    s += &format!("Pairs (pentanomial 0..2 points): {:?}\n", sum.penta);
+    s += &format!("Pairs (pentanomial 0..2 points): {:?}", sum.penta);
+    if let Some(p) = penta_elo(&sum.penta) {
+        let m = if p.margin().is_finite() {
+            format!("{:.1}", p.margin())
+        } else {
+            "inf".into()
+        };
+        s += &format!(
+            ", Elo from pairs {} ± {m} ({} .. {})",
+            elo_str(p.elo),
+            elo_str(p.lower),
+            elo_str(p.upper)
+        );
+    }
+    s += "\n";
     let reasons: Vec<String> = sum
         .reasons
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
+    for (e, t) in cfg.engines.iter().zip(&sum.times) {
+        let avg = t.total_ms.checked_div(t.moves).unwrap_or(0);
+        s += &format!(
+            "Time {}: {} moves, average {avg} ms, longest {} ms\n",
+            e.name, t.moves, t.max_ms
+        );
+    }
     s += &format!(
         "Ends: {} ({} not decided on the board)\n",
         reasons.join(", "),
@@ -290,4 +357,81 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arbiter::record::{Outcome, Reason, TimedMove};
+    use crate::types::{Pos, Rule};
+
+    fn rec(number: usize, engine1_black: bool, outcome: Outcome) -> GameRecord {
+        let ms = [0, 10, 20, 30, 40];
+        GameRecord {
+            number,
+            black: "b".into(),
+            white: "w".into(),
+            engine1_black,
+            rule: Rule::Freestyle,
+            size: 15,
+            opening_source: "t".into(),
+            opening_len: 1,
+            moves: ms
+                .iter()
+                .enumerate()
+                .map(|(i, &ms)| TimedMove {
+                    pos: Pos::new(i, 0),
+                    ms,
+                })
+                .collect(),
+            outcome,
+            reason: Reason::Five,
+        }
+    }
+
+    #[test]
+    fn summary_scores_pairs_and_charges_times_to_the_right_engine() {
+        let mut sum = MatchSummary::default();
+        let mut pending = HashMap::new();
+        // Game 1: engine 1 black, black wins. Game 2 (same pair): engine 1 white, black wins.
+        sum.add(rec(1, true, Outcome::BlackWins), &mut pending);
+        assert_eq!(sum.penta, [0; 5]);
+        sum.add(rec(2, false, Outcome::BlackWins), &mut pending);
+        assert_eq!(
+            sum.wld,
+            Wld {
+                wins: 1,
+                losses: 1,
+                draws: 0
+            }
+        );
+        assert_eq!(sum.penta, [0, 0, 1, 0, 0]);
+        // Moves after the opening: index 1 (white, 10 ms), 2 (black, 20), 3 (white, 30),
+        // 4 (black, 40). Engine 1 was black once and white once.
+        let expect = MoveTimes {
+            moves: 4,
+            total_ms: 100,
+            max_ms: 40,
+        };
+        assert_eq!(sum.times, [expect, expect]);
+        sum.add(rec(3, false, Outcome::Draw), &mut pending);
+        assert_eq!(
+            sum.times[0],
+            MoveTimes {
+                moves: 6,
+                total_ms: 140,
+                max_ms: 40
+            }
+        );
+        assert_eq!(
+            sum.times[1],
+            MoveTimes {
+                moves: 6,
+                total_ms: 160,
+                max_ms: 40
+            }
+        );
+        assert_eq!(sum.wld.draws, 1);
+        assert_eq!(sum.reasons.get("five"), Some(&3));
+    }
 }

@@ -147,6 +147,36 @@ impl Wld {
 /// index 0 = both lost … 4 = both won. The pentanomial model counts pairs by this score.
 pub type Penta = [u32; 5];
 
+/// Elo difference with its 95 % interval from game pairs: the mean pair score (0, ¼, ½, ¾, 1)
+/// and its per-pair variance. Narrower than [`Wld::elo`] when the opening decides much of a
+/// game, because the two games of a pair are not independent. `None` without pairs.
+#[must_use]
+pub fn penta_elo(penta: &Penta) -> Option<EloEstimate> {
+    let n: f64 = penta.iter().map(|&c| f64::from(c)).sum();
+    if n == 0.0 {
+        return None;
+    }
+    let value = |i: usize| i as f64 / 4.0;
+    let mean = penta
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| value(i) * f64::from(c))
+        .sum::<f64>()
+        / n;
+    let var = penta
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| f64::from(c) * (value(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    Some(EloEstimate {
+        elo: elo_from_score(mean),
+        lower: elo_from_score(mean - Z95 * se),
+        upper: elo_from_score(mean + Z95 * se),
+    })
+}
+
 // The parameters of a sequential probability ratio test. Exists so the CLI can parse
 // `--sprt elo0,elo1,alpha,beta` once and the runner can ask "decided yet?" after every game.
 /// A GSPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo).
@@ -322,6 +352,17 @@ mod tests {
         assert!(close(e.elo, 34.860_4, 1e-3), "{e:?}");
         assert!(close(e.lower, -12.929_0, 2e-3), "{e:?}");
         assert!(close(e.upper, 84.010_8, 2e-3), "{e:?}");
+    }
+
+    #[test]
+    fn pair_elo_uses_pair_scores() {
+        // Pairs 2, 10, 20, 14, 4 (N = 50): mean 0.54, variance 0.0584, se = 0.034176;
+        // mean ± 1.96 se = 0.473016 .. 0.606984 -> Elo 27.854 in [-18.768, 75.507].
+        let e = penta_elo(&[2, 10, 20, 14, 4]).unwrap();
+        assert!(close(e.elo, 27.854_4, 1e-3), "{e:?}");
+        assert!(close(e.lower, -18.768_5, 2e-3), "{e:?}");
+        assert!(close(e.upper, 75.506_6, 2e-3), "{e:?}");
+        assert_eq!(penta_elo(&[0; 5]), None);
     }
 
     #[test]

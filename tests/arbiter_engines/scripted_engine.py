@@ -8,6 +8,7 @@ row-major order. Options (K = the engine's own move number, 1-based):
   --garbage K         answer move K with "hello world"
   --occupied K        answer move K with the opponent's last move
   --offboard K        answer move K with "99,99"
+  --double K          answer move K twice (a second, unasked move line)
   --memory K MB       touch MB megabytes before answering move K
   --chatter           send MESSAGE and DEBUG lines before every move
   --refuse-start      answer START with ERROR
@@ -24,7 +25,7 @@ while i < len(args):
     if a in ("--late", "--memory"):
         opts[a] = (int(args[i + 1]), int(args[i + 2]))
         i += 3
-    elif a in ("--crash", "--garbage", "--occupied", "--offboard"):
+    elif a in ("--crash", "--garbage", "--occupied", "--offboard", "--double"):
         opts[a] = int(args[i + 1])
         i += 2
     elif a in ("--moves", "--log"):
@@ -84,6 +85,8 @@ def reply():
         mv = next((x, y) for y in range(size) for x in range(size) if (x, y) not in board)
     board[mv] = 1
     out("%d,%d" % mv)
+    if opts.get("--double") == count:
+        out("%d,%d" % mv)
 
 
 for raw in sys.stdin:

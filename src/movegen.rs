@@ -1,0 +1,332 @@
+//! Move generation and ordering for the search, without allocation.
+//!
+//! Moves are the empty cells near stones inside a bounding box that the search carries
+//! from ply to ply ([`BBox`]). Forced situations come first and restrict the list:
+//! 1. the opponent has a five point → only that point;
+//! 2. the opponent has an open three (a straight-four point) → only the cells where the
+//!    opponent would make a four (the three's defence points) and our own fours;
+//! 3. otherwise every candidate, scored by the pattern classes both colours would make
+//!    there, plus TT move, killers and history; the caller keeps the best N (top-N).
+//!
+//! Renju: black's forbidden points are never generated (`Board::is_forbidden` runs only
+//! on cells whose black class is `Forbid`). Ties are broken by square index, so the order
+//! is deterministic.
+
+use crate::board::Board;
+use crate::pattern::Pattern4;
+use crate::types::{Color, Dir, Pos, Rule, MAX_SIZE, NUM_CELLS};
+
+/// Capacity of a move list: every square of the largest board.
+pub const MAX_LIST: usize = MAX_SIZE * MAX_SIZE;
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ScoredMove {
+    /// The square.
+    pub pos: Pos,
+    /// Ordering score (higher first).
+    pub score: i32,
+}
+
+// Fixed-capacity storage so the search never allocates: one list per ply lives in the
+// search stack.
+/// A fixed-capacity list of scored moves.
+pub struct MoveList {
+    moves: [ScoredMove; MAX_LIST],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            moves: [ScoredMove::default(); MAX_LIST],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    /// Number of moves.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True if there is no move.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Remove every move.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Append a move (ignored when full, which cannot happen for distinct squares).
+    #[inline]
+    pub fn push(&mut self, pos: Pos, score: i32) {
+        if self.len < MAX_LIST {
+            self.moves[self.len] = ScoredMove { pos, score };
+            self.len += 1;
+        }
+    }
+    /// The moves.
+    #[must_use]
+    pub fn as_slice(&self) -> &[ScoredMove] {
+        &self.moves[..self.len]
+    }
+    /// The moves, mutable.
+    pub fn as_mut_slice(&mut self) -> &mut [ScoredMove] {
+        &mut self.moves[..self.len]
+    }
+    /// Move `i`.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> ScoredMove {
+        self.moves[i]
+    }
+
+    /// Sort best first (score descending, then square index ascending) and keep at most
+    /// `n` moves.
+    pub fn sort_and_truncate(&mut self, n: usize) {
+        let cmp = |a: &ScoredMove, b: &ScoredMove| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos));
+        let s = &mut self.moves[..self.len];
+        if n < s.len() {
+            if n == 0 {
+                self.len = 0;
+                return;
+            }
+            s.select_nth_unstable_by(n - 1, cmp);
+            self.len = n;
+        }
+        self.moves[..self.len].sort_unstable_by(cmp);
+    }
+}
+
+// The area where candidates can be: stones' bounding box grown by the candidate
+// stencil's reach; carried per ply so generation scans far fewer cells than the board.
+/// Inclusive bounding box of candidate squares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct BBox {
+    x0: u8,
+    y0: u8,
+    x1: u8,
+    y1: u8,
+    /// False when no stone is on the board yet.
+    any: bool,
+}
+
+/// How far from a stone a candidate can be (the board's stencil reaches 3).
+const REACH: usize = 3;
+
+impl BBox {
+    /// The box around every stone of `board`.
+    #[must_use]
+    pub fn of_board(board: &Board) -> BBox {
+        let mut b = BBox {
+            x0: 0,
+            y0: 0,
+            x1: 0,
+            y1: 0,
+            any: false,
+        };
+        for &p in board.history() {
+            b = b.with(p, board.width(), board.height());
+        }
+        b
+    }
+
+    /// This box grown to include the candidates around a stone on `p`.
+    #[inline]
+    #[must_use]
+    pub fn with(self, p: Pos, width: usize, height: usize) -> BBox {
+        let (x, y) = (p.x(), p.y());
+        let nx0 = x.saturating_sub(REACH) as u8;
+        let ny0 = y.saturating_sub(REACH) as u8;
+        let nx1 = (x + REACH).min(width - 1) as u8;
+        let ny1 = (y + REACH).min(height - 1) as u8;
+        if !self.any {
+            return BBox {
+                x0: nx0,
+                y0: ny0,
+                x1: nx1,
+                y1: ny1,
+                any: true,
+            };
+        }
+        BBox {
+            x0: self.x0.min(nx0),
+            y0: self.y0.min(ny0),
+            x1: self.x1.max(nx1),
+            y1: self.y1.max(ny1),
+            any: true,
+        }
+    }
+}
+
+/// Which generation rule produced a list.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stage {
+    /// Only the block of the opponent's five point (empty list: it is forbidden to us).
+    BlockFive,
+    /// Defence against an open three: its defence points and our fours.
+    DefendThree,
+    /// Every candidate (to be cut to the top N by the caller).
+    All,
+}
+
+// What the generator needs to know about ordering besides the board; borrowed from the
+// search for one call.
+/// Ordering inputs of one node.
+pub struct OrderInfo<'a> {
+    /// Best move from the transposition table (or none).
+    pub tt_move: Pos,
+    /// Killer moves of this ply.
+    pub killers: [Pos; 2],
+    /// History scores of the side to move, per cell.
+    pub history: &'a [i32; NUM_CELLS],
+    /// Ordering weight of the class the side to move makes on a cell.
+    pub own: &'a [i32; Pattern4::COUNT],
+    /// Ordering weight of the class the opponent would make on a cell.
+    pub opp: &'a [i32; Pattern4::COUNT],
+}
+
+/// Score given to the TT move so that it comes first and survives top-N.
+pub const TT_MOVE_SCORE: i32 = 1 << 28;
+/// Score bonus of a killer move.
+pub const KILLER_SCORE: i32 = 1 << 20;
+
+/// True if `p` is forbidden for the side to move (renju black only; slow path only for
+/// cells whose black class is `Forbid`).
+#[inline]
+pub fn forbidden_for_mover(board: &mut Board, p: Pos) -> bool {
+    board.rule() == Rule::Renju
+        && board.side_to_move() == Color::Black
+        && board.pattern4(p, Color::Black) == Pattern4::Forbid
+        && board.is_forbidden(p)
+}
+
+/// The opponent's five point (a cell where `c` makes five), looked for first on the
+/// lines through `hint` (normally the last move, which made the four), then in `bbox`.
+#[must_use]
+pub fn find_five_point(board: &Board, c: Color, hint: Option<Pos>, bbox: &BBox) -> Option<Pos> {
+    if let Some(h) = hint {
+        for d in Dir::ALL {
+            for k in -4..=4 {
+                if k == 0 {
+                    continue;
+                }
+                let q = h.step(d, k);
+                if board.is_empty(q) && board.pattern4(q, c) == Pattern4::Five {
+                    return Some(q);
+                }
+            }
+        }
+    }
+    let mut found = None;
+    scan(board, bbox, |q| {
+        if found.is_none() && board.pattern4(q, c) == Pattern4::Five {
+            found = Some(q);
+        }
+    });
+    found
+}
+
+/// Call `f` on every empty candidate square (near a stone) in `bbox`, row by row.
+#[inline]
+fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {
+    if !bbox.any {
+        return;
+    }
+    for y in bbox.y0..=bbox.y1 {
+        for x in bbox.x0..=bbox.x1 {
+            let p = Pos::new(x as usize, y as usize);
+            if board.is_empty(p) && board.is_near(p) {
+                f(p);
+            }
+        }
+    }
+}
+
+/// Fill `list` with the moves of the side to move (see the module docs) and say which
+/// stage applied. The caller has already handled an own five point (a win). With an
+/// empty board the centre is the only move.
+pub fn generate(board: &mut Board, bbox: &BBox, list: &mut MoveList, info: &OrderInfo) -> Stage {
+    list.clear();
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if board.move_count() == 0 {
+        let c = Pos::new(board.width() / 2, board.height() / 2);
+        if board.is_empty(c) {
+            list.push(c, 0);
+        }
+        return Stage::All;
+    }
+    if board.count(opp, Pattern4::Five) > 0 {
+        if let Some(p) = find_five_point(board, opp, board.last_move(), bbox) {
+            if !forbidden_for_mover(board, p) {
+                list.push(p, TT_MOVE_SCORE);
+            }
+        }
+        return Stage::BlockFive;
+    }
+    let renju_black = board.rule() == Rule::Renju && me == Color::Black;
+    let defend = board.count(opp, Pattern4::Flex4) > 0;
+    let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
+    let mut n_forbid = 0;
+    scan(board, bbox, |p| {
+        let o = board.pattern4(p, me);
+        let t = board.pattern4(p, opp);
+        if defend && o < Pattern4::Block4 && t < Pattern4::Block4 {
+            return;
+        }
+        let mut s = info.own[o as usize] + info.opp[t as usize] + info.history[p.idx()];
+        if p == info.tt_move {
+            s += TT_MOVE_SCORE;
+        } else if p == info.killers[0] || p == info.killers[1] {
+            s += KILLER_SCORE;
+        }
+        if renju_black && o == Pattern4::Forbid {
+            // Decide later (needs &mut Board); remember it.
+            if n_forbid < forbid_checks.len() {
+                forbid_checks[n_forbid] = p;
+                n_forbid += 1;
+            } else {
+                return;
+            }
+        }
+        list.push(p, s);
+    });
+    if n_forbid > 0 {
+        let mut i = 0;
+        while i < list.len {
+            let p = list.moves[i].pos;
+            if forbid_checks[..n_forbid].contains(&p) && board.is_forbidden(p) {
+                list.len -= 1;
+                list.moves[i] = list.moves[list.len];
+            } else {
+                i += 1;
+            }
+        }
+    }
+    if defend {
+        Stage::DefendThree
+    } else {
+        Stage::All
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_and_truncate_breaks_ties_by_square() {
+        let mut l = MoveList::default();
+        l.push(Pos::new(3, 3), 5);
+        l.push(Pos::new(1, 1), 5);
+        l.push(Pos::new(2, 2), 9);
+        l.push(Pos::new(0, 0), 1);
+        l.sort_and_truncate(3);
+        let v: Vec<Pos> = l.as_slice().iter().map(|m| m.pos).collect();
+        assert_eq!(v, vec![Pos::new(2, 2), Pos::new(1, 1), Pos::new(3, 3)]);
+    }
+}

@@ -1,0 +1,232 @@
+//! The negamax alpha-beta search (fail-soft; zero-window for MTD(f), PVS for the PVS
+//! driver) and the quiescence search at its leaves.
+
+use super::stack::{Frame, MAX_PLY};
+use super::Core;
+use crate::board::Board;
+use crate::eval::{evaluate, quick_result};
+use crate::movegen::{find_five_point, forbidden_for_mover, generate, OrderInfo, Stage};
+use crate::pattern::Pattern4;
+use crate::tt::Bound;
+use crate::types::{mate_in, mated_in, Pos, Value, VALUE_INFINITE};
+
+impl Core {
+    /// Search `board` to `depth` plies at distance `ply` from the root within
+    /// (`alpha`, `beta`). `stack[0]` is this node's frame; its `bbox` is set by the caller.
+    /// Returns 0 once the search has been stopped (callers check `self.stopped`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: i32,
+        pv: bool,
+    ) -> Value {
+        // Step 1. Limits.
+        if self.nodes >= self.next_check {
+            self.poll();
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 2. Positions decided by the threat counts.
+        if let Some(v) = quick_result(board, ply) {
+            return v;
+        }
+        if ply as usize >= MAX_PLY - 2 {
+            return evaluate(board, &self.params.eval);
+        }
+
+        // Step 3. Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Leaves go to the quiescence search.
+        if depth <= 0 {
+            return self.qsearch(board, stack, ply, 0);
+        }
+
+        // Step 5. Transposition table.
+        let key = board.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(Pos::NONE, |h| h.best);
+        if let Some(h) = hit {
+            if !pv && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.value >= beta,
+                    Bound::Upper => h.value <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return h.value;
+                }
+            }
+        }
+
+        // Step 6. Move generation (forced stages first), then top-N.
+        let me = board.side_to_move();
+        let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
+        let stage = {
+            let info = OrderInfo {
+                tt_move,
+                killers: cur.killers,
+                history: &self.history[me.idx()],
+                own: &self.params.order_own,
+                opp: &self.params.order_opp,
+            };
+            generate(board, &cur.bbox, &mut cur.moves, &info)
+        };
+        if cur.moves.is_empty() {
+            return match stage {
+                // The five point is forbidden to us.
+                Stage::BlockFive => mated_in(ply + 2),
+                // Every defence of the three is forbidden to us.
+                Stage::DefendThree => mated_in(ply + 4),
+                Stage::All => 0,
+            };
+        }
+        let keep = if stage == Stage::All {
+            self.params.top_n
+        } else {
+            usize::MAX
+        };
+        cur.moves.sort_and_truncate(keep);
+
+        // Step 7. Extension of forced single replies.
+        let ext = i32::from(
+            self.params.forced_extension && stage == Stage::BlockFive && cur.moves.len() == 1,
+        );
+
+        // Step 8. The move loop.
+        let (w, h) = (board.width(), board.height());
+        let orig_alpha = alpha;
+        let mut best = -VALUE_INFINITE;
+        let mut best_move = Pos::NONE;
+        let n = cur.moves.len();
+        for i in 0..n {
+            let m = cur.moves.get(i).pos;
+            let quiet = board.pattern4(m, me) < Pattern4::Flex3
+                && board.pattern4(m, me.opp()) < Pattern4::Flex3;
+            let new_depth = depth - 1 + ext;
+            rest[0].bbox = cur.bbox.with(m, w, h);
+            board.make(m);
+            self.nodes += 1;
+            let v = if i == 0 {
+                -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
+            } else {
+                let p = &self.params;
+                let r = if p.lmr
+                    && stage == Stage::All
+                    && quiet
+                    && depth >= p.lmr_min_depth
+                    && i >= p.lmr_min_index
+                {
+                    1 + i32::from(i >= 2 * p.lmr_min_index && depth >= 2 * p.lmr_min_depth)
+                } else {
+                    0
+                };
+                let mut v = -self.search(
+                    board,
+                    rest,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                );
+                if v > alpha && r > 0 {
+                    v = -self.search(board, rest, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv && v > alpha && v < beta {
+                    v = -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                v
+            };
+            board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        // Step 9. Remember what caused the cutoff.
+                        if quiet && cur.killers[0] != m {
+                            cur.killers[1] = cur.killers[0];
+                            cur.killers[0] = m;
+                        }
+                        let hist = &mut self.history[me.idx()][m.idx()];
+                        *hist = (*hist + self.params.history_scale * depth * depth)
+                            .min(self.params.history_cap);
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 10. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best, best_move, depth, bound);
+        best
+    }
+
+    /// The leaf search: decided positions from the counts, forced blocks of the
+    /// opponent's five point (up to `qsearch_max_ply` of them), else the static value.
+    ///
+    /// The threat solvers' VCF check belongs here (before the static value) once they
+    /// are available.
+    pub(super) fn qsearch(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        ply: i32,
+        qply: i32,
+    ) -> Value {
+        if self.nodes >= self.next_check {
+            self.poll();
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = quick_result(board, ply) {
+            return v;
+        }
+        let opp = board.side_to_move().opp();
+        if board.count(opp, Pattern4::Five) > 0
+            && qply < self.params.qsearch_max_ply
+            && (ply as usize) < MAX_PLY - 2
+        {
+            let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
+            if let Some(p) = find_five_point(board, opp, board.last_move(), &cur.bbox) {
+                if forbidden_for_mover(board, p) {
+                    return mated_in(ply + 2);
+                }
+                rest[0].bbox = cur.bbox.with(p, board.width(), board.height());
+                board.make(p);
+                self.nodes += 1;
+                let v = -self.qsearch(board, rest, ply + 1, qply + 1);
+                board.unmake();
+                return v;
+            }
+        }
+        evaluate(board, &self.params.eval)
+    }
+}

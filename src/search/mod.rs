@@ -1,0 +1,483 @@
+//! The search: iterative deepening around an MTD(f) driver (default) or a PVS
+//! aspiration-window driver, both over the same zero-window/PVS negamax
+//! ([`alphabeta`]), transposition table and evaluation.
+//!
+//! Time: the hard limit (`SearchLimits::maximum`), the node limit and the stop flag are
+//! polled every `check_interval` nodes; the soft limit (`optimum`) is checked between
+//! iterations, stretched when the best move changed or the value dropped. With depth or
+//! node limits and no time pressure the search is deterministic.
+
+pub mod alphabeta;
+pub mod params;
+pub mod stack;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::movegen::{generate, BBox, OrderInfo, ScoredMove, Stage};
+use crate::pattern::Pattern4;
+use crate::time::SearchLimits;
+use crate::tt::{Bound, Tt};
+use crate::types::{is_mate, Pos, SearchInfo, Value, NUM_CELLS, VALUE_INFINITE, VALUE_MATE};
+use params::{Driver, SearchParams};
+use stack::{new_stack, Frame, MAX_PLY};
+
+/// Deepest nominal iteration.
+pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
+
+/// Default transposition table size when nothing else is known (bytes).
+pub const DEFAULT_TT_BYTES: usize = 128 << 20;
+
+/// What a search returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Pos::NONE` only if no square is empty).
+    pub best: Pos,
+    /// Its value for the side to move (from the last completed iteration).
+    pub value: Value,
+    /// Depth of the last completed iteration (0: none completed).
+    pub depth: i32,
+    /// Nodes searched (one per move made).
+    pub nodes: u64,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<Pos>,
+}
+
+// Everything the recursive search touches, split from the frames so that the search
+// can borrow both mutably.
+/// Search state shared by all plies.
+pub struct Core {
+    /// Parameters.
+    pub params: SearchParams,
+    /// Transposition table.
+    pub tt: Tt,
+    history: Box<[[i32; NUM_CELLS]; 2]>,
+    nodes: u64,
+    next_check: u64,
+    seldepth: i32,
+    stopped: bool,
+    stop: Option<Arc<AtomicBool>>,
+    hard_deadline: Option<Instant>,
+    max_nodes: u64,
+}
+
+impl Core {
+    /// Check the stop flag, the node limit and the hard deadline.
+    fn poll(&mut self) {
+        self.next_check = self.nodes + self.params.check_interval;
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.nodes >= self.max_nodes
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
+        }
+    }
+}
+
+// One searcher per engine: owns the TT and the preallocated per-ply frames so that
+// nothing is allocated inside the search.
+/// A reusable searcher.
+pub struct Searcher {
+    core: Core,
+    stack: Vec<Frame>,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `tt_bytes` bytes.
+    #[must_use]
+    pub fn new(tt_bytes: usize, params: SearchParams) -> Searcher {
+        Searcher {
+            core: Core {
+                params,
+                tt: Tt::new(tt_bytes),
+                history: Box::new([[0; NUM_CELLS]; 2]),
+                nodes: 0,
+                next_check: 0,
+                seldepth: 0,
+                stopped: false,
+                stop: None,
+                hard_deadline: None,
+                max_nodes: u64::MAX,
+            },
+            stack: new_stack(),
+        }
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &SearchParams {
+        &self.core.params
+    }
+
+    /// Replace the parameters.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.core.params = params;
+    }
+
+    /// Resize the transposition table (no-op if the size is unchanged).
+    pub fn resize_tt(&mut self, bytes: usize) {
+        self.core.tt.resize(bytes);
+    }
+
+    /// Size of the transposition table in bytes.
+    #[must_use]
+    pub fn tt_bytes(&self) -> usize {
+        self.core.tt.bytes()
+    }
+
+    /// Forget the transposition table, killers and history (new game).
+    pub fn clear(&mut self) {
+        self.core.tt.clear();
+        self.core.history.iter_mut().for_each(|h| h.fill(0));
+        for f in &mut self.stack {
+            f.killers = [Pos::NONE; 2];
+        }
+    }
+
+    /// Search `board` (left unchanged on return) within `limits`, polling `stop`, and
+    /// report each completed iteration through `on_info`.
+    pub fn go(
+        &mut self,
+        board: &mut Board,
+        limits: &SearchLimits,
+        stop: Option<Arc<AtomicBool>>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let mut stack = std::mem::take(&mut self.stack);
+        let r = self.core.run(board, &mut stack, limits, stop, on_info);
+        self.stack = stack;
+        r
+    }
+}
+
+impl Core {
+    fn reset_for_search(&mut self, limits: &SearchLimits, stop: Option<Arc<AtomicBool>>) {
+        self.nodes = 0;
+        self.next_check = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.stop = stop;
+        self.hard_deadline = limits.start.checked_add(limits.maximum);
+        self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 2;
+            }
+        }
+    }
+
+    fn run(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        limits: &SearchLimits,
+        stop: Option<Arc<AtomicBool>>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.reset_for_search(limits, stop);
+        let elapsed_ms = |l: &SearchLimits| u64::try_from(l.elapsed().as_millis()).unwrap_or(0);
+        let mut result = SearchResult {
+            best: Pos::NONE,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if board.empty_count() == 0 {
+            return result;
+        }
+        // Step 1. Immediate win.
+        let me = board.side_to_move();
+        if let Some(p) = board.winning_move(me) {
+            result.best = p;
+            result.value = crate::types::mate_in(1);
+            result.depth = 1;
+            result.pv = vec![p];
+            on_info(&info_of(&result, 1, elapsed_ms(limits)));
+            return result;
+        }
+        // Step 2. Root moves.
+        stack[0].bbox = BBox::of_board(board);
+        let tt_move = self.tt.probe(board.key(), 0).map_or(Pos::NONE, |h| h.best);
+        let stage = {
+            let (cur, _) = stack.split_first_mut().expect("frames");
+            let info = OrderInfo {
+                tt_move,
+                killers: [Pos::NONE; 2],
+                history: &self.history[me.idx()],
+                own: &self.params.order_own,
+                opp: &self.params.order_opp,
+            };
+            generate(board, &cur.bbox, &mut cur.moves, &info)
+        };
+        let keep = if stage == Stage::All {
+            self.params.root_top_n
+        } else {
+            usize::MAX
+        };
+        stack[0].moves.sort_and_truncate(keep);
+        let mut root: Vec<ScoredMove> = stack[0].moves.as_slice().to_vec();
+        if root.is_empty() {
+            // Lost (the only defences are forbidden) or nothing near: any legal move.
+            result.best = crate::engine::fallback_move(board);
+            return result;
+        }
+        result.best = root[0].pos;
+        if root.len() == 1 {
+            result.depth = 1;
+            result.value = evaluate(board, &self.params.eval);
+            result.pv = vec![root[0].pos];
+            on_info(&info_of(&result, 1, elapsed_ms(limits)));
+            return result;
+        }
+
+        // Step 3. Iterative deepening.
+        let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut prev_value = evaluate(board, &self.params.eval);
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let prev_best = result.best;
+            let (value, best, complete) = match self.params.driver {
+                Driver::Mtdf => self.mtdf(board, stack, &mut root, depth, prev_value),
+                Driver::Pvs => self.aspiration(board, stack, &mut root, depth, prev_value),
+            };
+            if !complete {
+                // A move that already proved at least the previous value is kept.
+                if let Some(b) = best {
+                    if depth > 1 && value >= prev_value {
+                        result.best = b;
+                    }
+                }
+                break;
+            }
+            let best = best.unwrap_or(result.best);
+            result.best = best;
+            result.value = value;
+            result.depth = depth;
+            result.pv = self.principal_variation(board, best, depth);
+            result.nodes = self.nodes;
+            on_info(&info_of_search(&result, self.seldepth, elapsed_ms(limits)));
+
+            // Step 4. Stop conditions.
+            if is_mate(value) && VALUE_MATE - value.abs() <= depth {
+                break;
+            }
+            let elapsed = limits.elapsed();
+            let mut soft = limits.optimum.as_secs_f64();
+            if best != prev_best && depth > 1 {
+                soft *= 1.5;
+            }
+            if value < prev_value - 40 {
+                soft *= 1.3;
+            }
+            let soft = Duration::from_secs_f64(soft).min(limits.maximum);
+            if elapsed >= soft {
+                break;
+            }
+            prev_value = value;
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Search every root move within (`alpha`, `beta`) (fail-soft). Returns the best
+    /// value, the move that reached it, and moves that move to the front of `root`.
+    #[allow(clippy::too_many_arguments)]
+    fn root_search(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        mut alpha: Value,
+        beta: Value,
+        depth: i32,
+        pvs: bool,
+    ) -> (Value, Pos) {
+        let (w, h) = (board.width(), board.height());
+        let orig_alpha = alpha;
+        let mut best = -VALUE_INFINITE;
+        let mut best_i = usize::MAX;
+        let (cur, rest) = stack.split_first_mut().expect("frames");
+        for i in 0..root.len() {
+            let m = root[i].pos;
+            rest[0].bbox = cur.bbox.with(m, w, h);
+            board.make(m);
+            self.nodes += 1;
+            let v = if i == 0 || !pvs {
+                -self.search(board, rest, -beta, -alpha, depth - 1, 1, beta - alpha > 1)
+            } else {
+                let mut v = -self.search(board, rest, -alpha - 1, -alpha, depth - 1, 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(board, rest, -beta, -alpha, depth - 1, 1, true);
+                }
+                v
+            };
+            board.unmake();
+            if self.stopped {
+                break;
+            }
+            root[i].score = v;
+            if v > best {
+                best = v;
+                best_i = i;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best_i == usize::MAX {
+            return (best, Pos::NONE);
+        }
+        let best_move = root[best_i].pos;
+        root[..=best_i].rotate_right(1);
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(board.key(), 0, best, best_move, depth, bound);
+        }
+        (best, best_move)
+    }
+
+    /// MTD(f): zero-window searches around the guess until the bounds meet.
+    /// Returns (value, best move, completed).
+    fn mtdf(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        depth: i32,
+        guess: Value,
+    ) -> (Value, Option<Pos>, bool) {
+        let mut g = guess.clamp(-VALUE_INFINITE + 1, VALUE_INFINITE - 1);
+        let mut lower = -VALUE_INFINITE;
+        let mut upper = VALUE_INFINITE;
+        let mut high_move = None;
+        let mut last_move = None;
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            let (v, m) = self.root_search(board, stack, root, beta - 1, beta, depth, false);
+            if self.stopped {
+                return (lower, high_move, false);
+            }
+            g = v;
+            if m.is_some() {
+                last_move = Some(m);
+            }
+            if v < beta {
+                upper = v;
+            } else {
+                lower = v;
+                high_move = Some(m);
+            }
+        }
+        (g, high_move.or(last_move), true)
+    }
+
+    /// PVS inside an aspiration window around the previous value, widened on failure.
+    /// Returns (value, best move, completed).
+    fn aspiration(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        depth: i32,
+        prev: Value,
+    ) -> (Value, Option<Pos>, bool) {
+        let mut delta = self.params.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= 3 && !is_mate(prev) {
+            (
+                (prev - delta).max(-VALUE_INFINITE),
+                (prev + delta).min(VALUE_INFINITE),
+            )
+        } else {
+            (-VALUE_INFINITE, VALUE_INFINITE)
+        };
+        let mut high_move = None;
+        loop {
+            let (v, m) = self.root_search(board, stack, root, alpha, beta, depth, true);
+            if self.stopped {
+                return (alpha, high_move, false);
+            }
+            if v <= alpha && alpha > -VALUE_INFINITE {
+                alpha = (v - delta).max(-VALUE_INFINITE);
+                if is_mate(v) {
+                    alpha = -VALUE_INFINITE;
+                }
+            } else if v >= beta && beta < VALUE_INFINITE {
+                high_move = Some(m);
+                beta = (v + delta).min(VALUE_INFINITE);
+                if is_mate(v) {
+                    beta = VALUE_INFINITE;
+                }
+            } else {
+                return (v, Some(m).filter(|p| p.is_some()).or(high_move), true);
+            }
+            delta = delta.saturating_mul(2);
+        }
+    }
+
+    /// The principal variation: `first`, then best moves from the transposition table,
+    /// ending at a five.
+    fn principal_variation(&self, board: &mut Board, first: Pos, depth: i32) -> Vec<Pos> {
+        let mut pv = vec![first];
+        let mut made = 0;
+        let mut m = first;
+        loop {
+            let five = board.pattern4(m, board.side_to_move()) == Pattern4::Five;
+            board.make(m);
+            made += 1;
+            if five || made >= depth.max(1) as usize + 4 {
+                break;
+            }
+            let Some(h) = self.tt.probe(board.key(), 0) else {
+                break;
+            };
+            m = h.best;
+            if !m.is_some() || !board.in_board(m) || !board.is_empty(m) {
+                break;
+            }
+            pv.push(m);
+        }
+        for _ in 0..made {
+            board.unmake();
+        }
+        pv
+    }
+}
+
+fn info_of(r: &SearchResult, nodes: u64, time_ms: u64) -> SearchInfo {
+    SearchInfo {
+        depth: r.depth,
+        seldepth: r.depth,
+        value: r.value,
+        nodes,
+        time_ms,
+        pv: r.pv.clone(),
+    }
+}
+
+fn info_of_search(r: &SearchResult, seldepth: i32, time_ms: u64) -> SearchInfo {
+    SearchInfo {
+        depth: r.depth,
+        seldepth,
+        value: r.value,
+        nodes: r.nodes,
+        time_ms,
+        pv: r.pv.clone(),
+    }
+}

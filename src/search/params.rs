@@ -1,0 +1,158 @@
+//! Every tunable of the search and the evaluation, in one place, so that matches can
+//! compare configurations by changing values here (or through [`SearchParams::apply`]).
+
+use crate::pattern::Pattern4;
+use crate::types::Value;
+
+/// Which root driver runs each iteration of iterative deepening.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Driver {
+    /// MTD(f): a sequence of zero-window searches converging on the value.
+    Mtdf,
+    /// Principal-variation search inside an aspiration window.
+    Pvs,
+}
+
+// Weights of the static evaluation, kept apart from the search knobs so a tuner can
+// replace them as one block.
+/// Evaluation weights, indexed by `Pattern4 as usize`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Value of each empty cell where the side to move has that class.
+    pub own: [Value; Pattern4::COUNT],
+    /// Value (subtracted) of each empty cell where the opponent has that class.
+    pub opp: [Value; Pattern4::COUNT],
+    /// Renju: value for white of each black forbidden-class cell (black is hindered).
+    pub forbid_for_white: Value,
+    /// Penalty when the opponent has an open three (a straight-four point) and the side
+    /// to move has no four to answer with: it must defend.
+    pub opp_three_no_four: Value,
+    /// Bonus when the side to move has a four-three or double-three point and the
+    /// opponent cannot make a four.
+    pub own_double_threat: Value,
+    /// Bonus for having the move.
+    pub tempo: Value,
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
+        // Block4, Block4Plus, Block4Flex3, Flex4, Five
+        EvalParams {
+            own: [0, 0, 4, 5, 12, 16, 22, 36, 110, 20, 44, 280, 500, 1000],
+            opp: [0, 0, 3, 4, 9, 12, 16, 26, 60, 16, 32, 120, 160, 400],
+            forbid_for_white: 6,
+            opp_three_no_four: 120,
+            own_double_threat: 300,
+            tempo: 12,
+        }
+    }
+}
+
+// The knobs of the search; one value per engine configuration.
+/// Search parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Root driver.
+    pub driver: Driver,
+    /// Top-N pruning: at most this many moves are searched at an unforced node.
+    pub top_n: usize,
+    /// At the root, at most this many moves (forced stages are never cut).
+    pub root_top_n: usize,
+    /// First aspiration half-window of the PVS driver.
+    pub aspiration_delta: Value,
+    /// Late-move reductions on/off.
+    pub lmr: bool,
+    /// Moves with an index below this are never reduced.
+    pub lmr_min_index: usize,
+    /// Reductions only at this remaining depth or more.
+    pub lmr_min_depth: i32,
+    /// Extend a node whose only move is a forced block by one ply.
+    pub forced_extension: bool,
+    /// Most plies of forced blocks the quiescence search plays.
+    pub qsearch_max_ply: i32,
+    /// Poll the clock and the stop flag every this many nodes (a power of two).
+    pub check_interval: u64,
+    /// History bonus is depth² times this.
+    pub history_scale: i32,
+    /// History values are capped at this (they only break ties of pattern scores).
+    pub history_cap: i32,
+    /// Move-ordering weight of the class the side to move makes on a cell.
+    pub order_own: [i32; Pattern4::COUNT],
+    /// Move-ordering weight of the class the opponent would make on a cell (defence).
+    pub order_opp: [i32; Pattern4::COUNT],
+    /// Evaluation weights.
+    pub eval: EvalParams,
+}
+
+/// The default top-N width.
+pub const TOP_N: usize = 10;
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            driver: Driver::Mtdf,
+            top_n: TOP_N,
+            root_top_n: 2 * TOP_N,
+            aspiration_delta: 24,
+            lmr: true,
+            lmr_min_index: 3,
+            lmr_min_depth: 3,
+            forced_extension: true,
+            qsearch_max_ply: 12,
+            check_interval: 1024,
+            history_scale: 1,
+            history_cap: 300,
+            // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
+            // Block4, Block4Plus, Block4Flex3, Flex4, Five
+            order_own: [
+                0, 0, 150, 120, 400, 450, 1000, 1300, 6000, 900, 1800, 8000, 20_000, 100_000,
+            ],
+            order_opp: [
+                0, 0, 80, 60, 200, 220, 500, 650, 3000, 450, 900, 4000, 10_000, 50_000,
+            ],
+            eval: EvalParams::default(),
+        }
+    }
+}
+
+impl SearchParams {
+    /// Apply `key=value` settings separated by commas or spaces, e.g.
+    /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
+    /// lmr, lmr_index, lmr_depth, fext, qply.
+    ///
+    /// # Errors
+    /// A message naming the first unknown key or bad value.
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        for item in spec.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, got {item:?}"))?;
+            let num = || v.parse::<i64>().map_err(|_| format!("bad number {v:?}"));
+            let flag = || match v {
+                "1" | "true" | "on" => Ok(true),
+                "0" | "false" | "off" => Ok(false),
+                _ => Err(format!("bad flag {v:?}")),
+            };
+            match k {
+                "driver" => {
+                    self.driver = match v {
+                        "mtdf" => Driver::Mtdf,
+                        "pvs" => Driver::Pvs,
+                        _ => return Err(format!("bad driver {v:?}")),
+                    }
+                }
+                "top_n" => self.top_n = num()?.clamp(1, 1024) as usize,
+                "root_top_n" => self.root_top_n = num()?.clamp(1, 1024) as usize,
+                "asp" => self.aspiration_delta = num()?.clamp(1, 10_000) as Value,
+                "lmr" => self.lmr = flag()?,
+                "lmr_index" => self.lmr_min_index = num()?.clamp(1, 1024) as usize,
+                "lmr_depth" => self.lmr_min_depth = num()?.clamp(1, 100) as i32,
+                "fext" => self.forced_extension = flag()?,
+                "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
+                _ => return Err(format!("unknown parameter {k:?}")),
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,35 @@
+//! Per-ply search state, preallocated once so the search never allocates.
+
+use crate::movegen::{BBox, MoveList};
+use crate::types::Pos;
+
+/// Deepest ply the search can reach (main search, extensions and quiescence).
+pub const MAX_PLY: usize = 128;
+
+// One slot per ply: the parent writes the child's bounding box before recursing, the
+// node owns its move list and killers.
+/// The search state of one ply.
+pub struct Frame {
+    /// Moves of this node.
+    pub moves: MoveList,
+    /// Two recent quiet moves that caused a cutoff at this ply.
+    pub killers: [Pos; 2],
+    /// Candidate area of this node's position.
+    pub bbox: BBox,
+}
+
+impl Frame {
+    fn new() -> Frame {
+        Frame {
+            moves: MoveList::default(),
+            killers: [Pos::NONE; 2],
+            bbox: BBox::default(),
+        }
+    }
+}
+
+/// A fresh stack of `MAX_PLY + 2` frames (heap allocated).
+#[must_use]
+pub fn new_stack() -> Vec<Frame> {
+    (0..MAX_PLY + 2).map(|_| Frame::new()).collect()
+}

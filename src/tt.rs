@@ -1,0 +1,259 @@
+//! The transposition table: a fixed array of 4-entry buckets, allocated once per size
+//! change, that remembers search results by Zobrist key.
+//!
+//! Each entry is two `u64` words: the full key, and packed data (value, best move, depth,
+//! bound, generation). The table is a flat `Vec<u64>` allocated zeroed, so the operating
+//! system maps pages lazily and creating a large table costs almost nothing until the
+//! search touches it. Mate scores are stored relative to the node (distance from the
+//! node, not from the root) and converted back on probe.
+
+use crate::types::{Pos, Value, VALUE_MATE_IN_MAX};
+
+/// Entries per bucket (one 64-byte cache line).
+const BUCKET: usize = 4;
+/// `u64` words per bucket.
+const WORDS: usize = 2 * BUCKET;
+/// Bytes per bucket.
+pub const BUCKET_BYTES: usize = WORDS * 8;
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Bound {
+    /// No information (empty slot).
+    None = 0,
+    /// The true value is at most the stored value (fail-low).
+    Upper = 1,
+    /// The true value is at least the stored value (fail-high).
+    Lower = 2,
+    /// The stored value is exact.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// One probe result, with the value already converted to the probing node's ply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TtHit {
+    /// Stored value (mate scores adjusted to the probing ply).
+    pub value: Value,
+    /// Best move found, or `Pos::NONE`.
+    pub best: Pos,
+    /// Remaining depth the value was searched to.
+    pub depth: i32,
+    /// Kind of bound.
+    pub bound: Bound,
+}
+
+/// Convert a value from "distance from the root" to "distance from this node" for storage.
+#[inline]
+#[must_use]
+pub fn value_to_tt(v: Value, ply: i32) -> Value {
+    if v >= VALUE_MATE_IN_MAX {
+        v + ply
+    } else if v <= -VALUE_MATE_IN_MAX {
+        v - ply
+    } else {
+        v
+    }
+}
+
+/// Convert a stored value back to "distance from the root" at `ply`.
+#[inline]
+#[must_use]
+pub fn value_from_tt(v: Value, ply: i32) -> Value {
+    if v >= VALUE_MATE_IN_MAX {
+        v - ply
+    } else if v <= -VALUE_MATE_IN_MAX {
+        v + ply
+    } else {
+        v
+    }
+}
+
+// Data word layout: value i16 (bits 0..16), move u16 (16..32), depth i16 (32..48),
+// bound (48..50), generation (50..58).
+fn pack(value: Value, best: Pos, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let v = u64::from(value.clamp(-32_767, 32_767) as i16 as u16);
+    let m = u64::from(best.0);
+    let d = u64::from(depth.clamp(-32_000, 32_000) as i16 as u16);
+    v | m << 16 | d << 32 | (bound as u64) << 48 | u64::from(generation) << 50
+}
+
+fn unpack(data: u64) -> (Value, Pos, i32, Bound, u8) {
+    let value = Value::from(data as u16 as i16);
+    let best = Pos((data >> 16) as u16);
+    let depth = i32::from((data >> 32) as u16 as i16);
+    let bound = Bound::from_bits(data >> 48);
+    let generation = ((data >> 50) & 0xFF) as u8;
+    (value, best, depth, bound, generation)
+}
+
+// The search's memory of positions; one per engine, reused across moves of a game.
+/// The transposition table.
+pub struct Tt {
+    words: Vec<u64>,
+    buckets: usize,
+    generation: u8,
+}
+
+impl Tt {
+    /// A table of at most `bytes` bytes (at least one bucket), all slots empty.
+    #[must_use]
+    pub fn new(bytes: usize) -> Tt {
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        Tt {
+            words: vec![0; buckets * WORDS],
+            buckets,
+            generation: 0,
+        }
+    }
+
+    /// Size in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
+    /// Reallocate to `bytes` (empty) if the size differs; keep the contents otherwise.
+    pub fn resize(&mut self, bytes: usize) {
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        if buckets != self.buckets {
+            *self = Tt::new(bytes);
+        }
+    }
+
+    /// Forget everything (a fresh zeroed allocation: cheap, pages are mapped lazily).
+    pub fn clear(&mut self) {
+        self.words = Vec::new();
+        self.words = vec![0; self.buckets * WORDS];
+        self.generation = 0;
+    }
+
+    /// Start a new search: entries of older searches become preferred victims.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets as u128) >> 64) as usize * WORDS
+    }
+
+    /// The entry stored for `key`, with mate values converted for a node at `ply`.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64, ply: i32) -> Option<TtHit> {
+        let b = self.bucket(key);
+        let stored_key = key | 1; // never 0, so an all-zero slot never matches
+        for i in 0..BUCKET {
+            if self.words[b + 2 * i] == stored_key {
+                let (value, best, depth, bound, _) = unpack(self.words[b + 2 * i + 1]);
+                if bound == Bound::None {
+                    return None;
+                }
+                return Some(TtHit {
+                    value: value_from_tt(value, ply),
+                    best,
+                    depth,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Store a result for `key` found at `ply` (mate values are made ply-independent).
+    /// Replaces the same key, else an empty slot, else the shallowest entry of an older
+    /// search, else the shallowest entry. Keeps the old best move when `best` is none.
+    #[inline]
+    pub fn store(&mut self, key: u64, ply: i32, value: Value, best: Pos, depth: i32, bound: Bound) {
+        let b = self.bucket(key);
+        let stored_key = key | 1;
+        let mut victim = 0;
+        let mut victim_score = i32::MAX;
+        for i in 0..BUCKET {
+            let k = self.words[b + 2 * i];
+            let (_, old_best, old_depth, old_bound, old_gen) = unpack(self.words[b + 2 * i + 1]);
+            if k == stored_key {
+                // Same position: keep a deeper exact result of this search unless this
+                // one is at least as deep or exact.
+                if old_gen == self.generation
+                    && old_depth > depth + 2
+                    && old_bound == Bound::Exact
+                    && bound != Bound::Exact
+                {
+                    return;
+                }
+                let best = if best.is_some() { best } else { old_best };
+                self.words[b + 2 * i + 1] =
+                    pack(value_to_tt(value, ply), best, depth, bound, self.generation);
+                return;
+            }
+            let score = if old_bound == Bound::None {
+                i32::MIN
+            } else {
+                old_depth - if old_gen == self.generation { 0 } else { 256 }
+            };
+            if score < victim_score {
+                victim_score = score;
+                victim = i;
+            }
+        }
+        self.words[b + 2 * victim] = stored_key;
+        self.words[b + 2 * victim + 1] =
+            pack(value_to_tt(value, ply), best, depth, bound, self.generation);
+    }
+
+    /// Per-mille of the first 1000 buckets' slots used by the current search.
+    #[must_use]
+    pub fn hashfull(&self) -> usize {
+        let n = self.buckets.min(1000);
+        let mut used = 0;
+        for b in 0..n {
+            for i in 0..BUCKET {
+                let (_, _, _, bound, g) = unpack(self.words[b * WORDS + 2 * i + 1]);
+                if bound != Bound::None && g == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / (n * BUCKET)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{mate_in, mated_in};
+
+    #[test]
+    fn pack_round_trips_extremes() {
+        for &(v, d, b) in &[
+            (0, 0, Bound::Exact),
+            (-30_000, -5, Bound::Upper),
+            (30_000, 120, Bound::Lower),
+        ] {
+            let (v2, m2, d2, b2, g2) = unpack(pack(v, Pos::new(31, 31), d, b, 200));
+            assert_eq!((v2, m2, d2, b2, g2), (v, Pos::new(31, 31), d, b, 200));
+        }
+    }
+
+    #[test]
+    fn mate_distance_is_stored_relative_to_the_node() {
+        let stored = value_to_tt(mate_in(9), 4);
+        assert_eq!(value_from_tt(stored, 2), mate_in(7));
+        let stored = value_to_tt(mated_in(6), 3);
+        assert_eq!(value_from_tt(stored, 5), mated_in(8));
+        assert_eq!(value_from_tt(value_to_tt(123, 7), 1), 123);
+    }
+}

@@ -1,0 +1,306 @@
+//! Behaviour of the search: TT round trips, tactical must-moves, legality, stopping
+//! and determinism. No timing assertions: limits are depths and node counts.
+
+use sente::board::Board;
+use sente::engine::{tt_bytes_for, Engine, NON_TT_MEMORY};
+use sente::pattern::Pattern4;
+use sente::search::params::{Driver, SearchParams};
+use sente::search::{SearchResult, Searcher};
+use sente::time::SearchLimits;
+use sente::tt::{Bound, Tt};
+use sente::types::{mate_in, mated_in, Color, Pos, Rule};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn board(size: usize, rule: Rule, moves: &[(usize, usize)]) -> Board {
+    let mut b = Board::new(size, size, rule).unwrap();
+    for &(x, y) in moves {
+        b.play(Pos::new(x, y)).unwrap();
+    }
+    b
+}
+
+fn depth_limits(depth: i32) -> SearchLimits {
+    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
+    l.max_depth = Some(depth);
+    l
+}
+
+fn search(b: &mut Board, depth: i32, params: SearchParams) -> SearchResult {
+    let mut s = Searcher::new(1 << 20, params);
+    s.go(b, &depth_limits(depth), None, &mut |_| {})
+}
+
+fn both_drivers() -> [SearchParams; 2] {
+    let mtdf = SearchParams::default();
+    let pvs = SearchParams {
+        driver: Driver::Pvs,
+        ..SearchParams::default()
+    };
+    [mtdf, pvs]
+}
+
+#[test]
+fn tt_returns_what_was_stored_and_mate_scores_survive_a_ply_shift() {
+    let mut tt = Tt::new(1 << 16);
+    let key = 0x1234_5678_9abc_def0;
+    assert!(tt.probe(key, 0).is_none());
+    tt.store(key, 3, 77, Pos::new(4, 5), 6, Bound::Lower);
+    let h = tt.probe(key, 3).unwrap();
+    assert_eq!(
+        (h.value, h.best, h.depth, h.bound),
+        (77, Pos::new(4, 5), 6, Bound::Lower)
+    );
+    // A win 5 plies after a node at ply 4 (mate_in(9) from the root) read back at ply 2
+    // is a win 5 plies after that node: mate_in(7).
+    tt.store(key, 4, mate_in(9), Pos::new(1, 1), 3, Bound::Exact);
+    assert_eq!(tt.probe(key, 2).unwrap().value, mate_in(7));
+    tt.store(key, 4, mated_in(10), Pos::NONE, 3, Bound::Upper);
+    let h = tt.probe(key, 6).unwrap();
+    assert_eq!(h.value, mated_in(12));
+    assert_eq!(
+        h.best,
+        Pos::new(1, 1),
+        "a store without a move keeps the old move"
+    );
+    tt.clear();
+    assert!(tt.probe(key, 0).is_none());
+}
+
+#[test]
+fn search_makes_five_when_it_can() {
+    for params in both_drivers() {
+        // Black (3..6, 7) four, open at 7,7; white to block elsewhere... black to move.
+        let mut b = board(
+            15,
+            Rule::Freestyle,
+            &[
+                (3, 7),
+                (3, 9),
+                (4, 7),
+                (4, 9),
+                (5, 7),
+                (5, 9),
+                (6, 7),
+                (10, 1),
+            ],
+        );
+        let r = search(&mut b, 4, params);
+        assert!(
+            r.best == Pos::new(7, 7) || r.best == Pos::new(2, 7),
+            "{:?}",
+            r.best
+        );
+        assert_eq!(r.value, mate_in(1));
+    }
+}
+
+#[test]
+fn search_blocks_the_opponents_five_point() {
+    for params in both_drivers() {
+        // White has (3..6, 9) blocked on the left by black at (2,9); black to move.
+        let mut b = board(
+            15,
+            Rule::Freestyle,
+            &[
+                (2, 9),
+                (3, 9),
+                (7, 7),
+                (4, 9),
+                (7, 6),
+                (5, 9),
+                (0, 14),
+                (6, 9),
+            ],
+        );
+        assert_eq!(b.side_to_move(), Color::Black);
+        let r = search(&mut b, 5, params);
+        assert_eq!(r.best, Pos::new(7, 9));
+    }
+}
+
+#[test]
+fn search_answers_an_open_three_before_it_becomes_an_open_four() {
+    for params in both_drivers() {
+        // Black has an open three (5..7, 7); white to move with nothing of its own.
+        let mut b = board(
+            15,
+            Rule::Freestyle,
+            &[(5, 7), (12, 2), (6, 7), (2, 12), (7, 7)],
+        );
+        assert_eq!(b.side_to_move(), Color::White);
+        let r = search(&mut b, 6, params);
+        let black_class = b.pattern4(r.best, Color::Black);
+        assert!(
+            black_class >= Pattern4::Block4,
+            "{:?} does not stop the three ({black_class:?})",
+            r.best
+        );
+        // After the reply black has no straight-four point left.
+        b.make(r.best);
+        assert_eq!(b.count(Color::Black, Pattern4::Flex4), 0);
+    }
+}
+
+#[test]
+fn search_wins_with_its_own_open_three_instead_of_defending() {
+    // Both sides have an open three; black to move makes the straight four.
+    let mut b = board(
+        15,
+        Rule::Freestyle,
+        &[(5, 7), (5, 10), (6, 7), (6, 10), (7, 7), (7, 10)],
+    );
+    let r = search(&mut b, 5, SearchParams::default());
+    assert_eq!(
+        b.pattern4(r.best, Color::Black),
+        Pattern4::Flex4,
+        "{:?}",
+        r.best
+    );
+    assert!(r.value >= mate_in(5));
+}
+
+/// A simple deterministic pseudo-random sequence (no dependence on rand's algorithms).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[test]
+fn search_never_returns_an_occupied_or_forbidden_square() {
+    let mut rng = Lcg(7);
+    let mut cands = Vec::new();
+    for game in 0..24 {
+        let rule = [Rule::Renju, Rule::Freestyle, Rule::Standard][game % 3];
+        let mut b = Board::new(15, 15, rule).unwrap();
+        let n = 6 + rng.next(30);
+        for _ in 0..n {
+            b.candidates(&mut cands);
+            let mut legal = Vec::new();
+            for &p in &cands {
+                if b.pattern4(p, b.side_to_move()) != Pattern4::Five && b.is_legal(p) {
+                    legal.push(p);
+                }
+            }
+            if legal.is_empty() {
+                break;
+            }
+            let p = legal[rng.next(legal.len())];
+            if b.play(p) != Ok(sente::board::MoveOutcome::Continue) {
+                b.undo();
+                break;
+            }
+        }
+        let r = search(&mut b, 3, SearchParams::default());
+        assert!(r.best.is_some());
+        assert!(
+            b.is_legal(r.best),
+            "{rule:?} game {game}: {:?}\n{b}",
+            r.best
+        );
+    }
+}
+
+#[test]
+fn renju_black_search_avoids_a_double_three_point() {
+    // Black (5,7),(6,7) and (7,5),(7,6): (7,7) is a double-three point, forbidden.
+    let mut b = board(
+        15,
+        Rule::Renju,
+        &[
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (14, 0),
+            (7, 5),
+            (0, 14),
+            (7, 6),
+            (14, 14),
+        ],
+    );
+    assert!(b.is_forbidden(Pos::new(7, 7)));
+    for depth in 1..=4 {
+        let r = search(&mut b, depth, SearchParams::default());
+        assert_ne!(r.best, Pos::new(7, 7));
+        assert!(b.is_legal(r.best));
+    }
+}
+
+#[test]
+fn a_search_stopped_by_the_flag_returns_a_legal_move() {
+    let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut s = Searcher::new(1 << 20, SearchParams::default());
+    let r = s.go(&mut b, &depth_limits(30), Some(stop), &mut |_| {});
+    assert!(b.is_legal(r.best));
+    assert_eq!(b.move_count(), 4, "board restored");
+
+    let mut e = Engine::new();
+    e.set_position(
+        &[Pos::new(7, 7), Pos::new(6, 8)],
+        &[Pos::new(8, 8), Pos::new(8, 6)],
+        &[],
+    )
+    .unwrap();
+    e.stop_flag()
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let m = e.go(&depth_limits(30), &mut |_| {});
+    let mut check = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
+    assert!(check.is_legal(m));
+}
+
+#[test]
+fn a_node_limited_search_stops_and_returns_a_legal_move() {
+    let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
+    let mut l = depth_limits(60);
+    l.max_nodes = Some(5_000);
+    let mut s = Searcher::new(1 << 20, SearchParams::default());
+    let r = s.go(&mut b, &l, None, &mut |_| {});
+    assert!(r.nodes < 5_000 + 2_048, "{}", r.nodes);
+    assert!(b.is_legal(r.best));
+}
+
+#[test]
+fn depth_limited_search_is_deterministic() {
+    for params in both_drivers() {
+        let mut b = board(
+            15,
+            Rule::Standard,
+            &[(7, 7), (7, 6), (9, 5), (8, 6), (5, 6)],
+        );
+        let r1 = search(&mut b, 6, params.clone());
+        let r2 = search(&mut b, 6, params.clone());
+        assert_eq!((r1.nodes, r1.best, r1.value), (r2.nodes, r2.best, r2.value));
+        assert!(r1.nodes > 100);
+    }
+}
+
+#[test]
+fn each_completed_iteration_is_reported_once() {
+    let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8)]);
+    let mut s = Searcher::new(1 << 20, SearchParams::default());
+    let mut depths = Vec::new();
+    let r = s.go(&mut b, &depth_limits(5), None, &mut |i| {
+        depths.push(i.depth)
+    });
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+}
+
+#[test]
+fn table_size_respects_the_memory_budget() {
+    let mib = 1u64 << 20;
+    for limit in [40 * mib, 100 * mib, 350 * mib, 4096 * mib] {
+        let t = tt_bytes_for(limit, None) as u64;
+        assert!(t + NON_TT_MEMORY <= limit, "{limit}: {t}");
+    }
+    assert_eq!(tt_bytes_for(350 * mib, Some(1024)), 1024 * 1024);
+    assert!(tt_bytes_for(64 * mib, Some(1 << 30)) as u64 + NON_TT_MEMORY <= 64 * mib);
+}
