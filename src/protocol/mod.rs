@@ -136,6 +136,8 @@ pub struct Session<W: Write> {
     rule: Rule,
     started: bool,
     block: Option<PendingBlock>,
+    /// Log input lines here (off when the reader thread logs them at receipt).
+    log_input: bool,
 }
 
 fn game_over_text(o: MoveOutcome) -> &'static str {
@@ -169,6 +171,7 @@ impl<W: Write> Session<W> {
             rule: Rule::Freestyle,
             started: false,
             block: None,
+            log_input: true,
         }
     }
 
@@ -219,7 +222,9 @@ impl<W: Write> Session<W> {
         let text = match &inc.line {
             Ok(t) => t.trim().to_string(),
             Err(e) => {
-                log::record('>', &format!("<{}>", e.reason()));
+                if self.log_input {
+                    log::record('>', &format!("<{}>", e.reason()));
+                }
                 if let Some(b) = &mut self.block {
                     b.error.get_or_insert_with(|| e.reason().to_string());
                 } else {
@@ -228,7 +233,9 @@ impl<W: Write> Session<W> {
                 return self.flow();
             }
         };
-        log::record('>', &text);
+        if self.log_input {
+            log::record('>', &text);
+        }
         if text.is_empty() {
             return self.flow();
         }
@@ -602,15 +609,15 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
         };
         seq += 1;
         let received = Instant::now();
+        match &line {
+            Ok(text) => log::record('>', text.trim()),
+            Err(e) => log::record('>', &format!("<{}>", e.reason())),
+        }
         if let Ok(text) = &line {
             let (word, _) = parse::split_command(text);
             match word.as_str() {
-                "END" => {
-                    log::record('>', text.trim());
-                    std::process::exit(0);
-                }
+                "END" => std::process::exit(0),
                 "STOP" | "YXSTOP" => {
-                    log::record('>', text.trim());
                     control.request_stop(seq);
                     continue;
                 }
@@ -647,6 +654,7 @@ pub fn run() -> i32 {
         return 1;
     }
     let mut session = Session::with_control(io::stdout().lock(), control);
+    session.log_input = false; // the reader logs lines when they arrive
     while let Ok(inc) = rx.recv() {
         if session.handle(inc) == Flow::Exit {
             break;
