@@ -11,8 +11,8 @@
 //!   maximum [`FAST_MS`], optimum 0 (stop after the first completed iteration).
 //! * `left` = `time_left` when sent and not 2147483647 (= unlimited); else `timeout_match`
 //!   when it is > 0; else unlimited. It may be negative (already over time).
-//! * `cap` = min(`turn`, `left` / [`MAX_SHARE_DIV`]) — one move never takes more than a
-//!   seventh of the remaining match time.
+//! * `cap` = min(`turn`, `left` / [`MAX_SHARE_DIV`], [`MAX_BUDGET_MS`]) — one move never
+//!   takes more than a seventh of the remaining match time (nor more than a day).
 //! * `reserve` = `cap` / 20 clamped to [[`RESERVE_MIN_MS`], [`RESERVE_MAX_MS`]]: time for
 //!   stopping the search, printing and the pipe.
 //! * `maximum` = `cap` − `reserve` (never negative): the hard stop.
@@ -50,6 +50,9 @@ pub const RESERVE_MAX_MS: i64 = 500;
 pub const MOVES_TO_GO: i64 = 30;
 /// The expected number of remaining own moves never drops below this.
 pub const MIN_MOVES_TO_GO: i64 = 12;
+/// No budget exceeds one day, so `start + maximum` can never overflow an `Instant`
+/// whatever number a manager sends.
+pub const MAX_BUDGET_MS: i64 = 86_400_000;
 
 // The time settings a manager sends through INFO; kept apart from the budget so that the
 // protocol layer can store raw values and the budget stays a pure function of them.
@@ -129,7 +132,8 @@ pub fn budget(settings: &TimeSettings, own_moves: usize) -> Budget {
     let cap = match left {
         Some(l) => turn.min(l / MAX_SHARE_DIV),
         None => turn,
-    };
+    }
+    .min(MAX_BUDGET_MS);
     let reserve = (cap / 20).clamp(RESERVE_MIN_MS, RESERVE_MAX_MS);
     let maximum = cap.saturating_sub(reserve).max(0);
     let mut optimum = maximum / 10 * 6 + (maximum % 10) * 6 / 10;
@@ -258,6 +262,9 @@ mod tests {
             (Some(5000), 120_000, Some(100), 40, 0, 0),
             // play fast with little match time left
             (Some(0), 10_000, Some(70), 5, 0, 10),
+            // absurd numbers are capped at a day
+            (Some(i64::MAX), 0, None, 0, 51_839_700, 86_399_500),
+            (None, i64::MAX, Some(i64::MAX), 0, 51_839_700, 86_399_500),
         ];
         for &(turn, matc, left, own, opt, max) in table {
             let b = budget(&settings(turn, matc, left), own);
