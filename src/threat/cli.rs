@@ -3,6 +3,7 @@
 //! stdout, outside the protocol.
 
 use super::vcf::VcfSolver;
+use super::vct::VctSolver;
 use super::ThreatResult;
 use crate::board::Board;
 use crate::types::{Color, Pos, Rule};
@@ -34,6 +35,8 @@ pub struct Options {
     pub time_ms: u64,
     /// Ply limit (plies to the five).
     pub max_plies: i32,
+    /// Time limit per VCT position in `solve-bench`, milliseconds.
+    pub vct_time_ms: u64,
     /// Data directory for `solve-bench`.
     pub data: String,
     /// Suite filter for `solve-bench` (substring of the set name).
@@ -47,6 +50,7 @@ impl Default for Options {
             rule: Rule::Renju,
             mode: Mode::Vcf,
             time_ms: 1000,
+            vct_time_ms: 3000,
             max_plies: 199,
             data: "../shared/data".to_string(),
             only: None,
@@ -77,11 +81,12 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--mode" => {
                 o.mode = match val.as_str() {
                     "vcf" => Mode::Vcf,
-                    "vct" => return Err("vct mode is not available yet".to_string()),
+                    "vct" => Mode::Vct,
                     _ => return Err(format!("bad mode {val}")),
                 }
             }
             "--time-ms" => o.time_ms = num(&val)?,
+            "--vct-time-ms" => o.vct_time_ms = num(&val)?,
             "--max-plies" => o.max_plies = num(&val)?.min(999) as i32,
             "--data" => o.data = val,
             "--only" => o.only = Some(val),
@@ -163,6 +168,7 @@ pub fn build_board(pl: &PositionLine, size: usize, rule: Rule) -> Result<Board, 
 /// watchdog thread through the stop flag (the solvers never read the clock).
 pub struct Runner {
     vcf: VcfSolver,
+    vct: VctSolver,
 }
 
 /// The answer to one position.
@@ -190,6 +196,7 @@ impl Runner {
     pub fn new() -> Runner {
         Runner {
             vcf: VcfSolver::new(64 << 20),
+            vct: VctSolver::new(64 << 20),
         }
     }
 
@@ -206,6 +213,7 @@ impl Runner {
         let stop = AtomicBool::new(false);
         let done = AtomicBool::new(false);
         self.vcf.clear();
+        self.vct.clear();
         let start = Instant::now();
         let (result, line, nodes) = std::thread::scope(|s| {
             s.spawn(|| {
@@ -228,7 +236,14 @@ impl Runner {
                         self.vcf.stats().nodes,
                     )
                 }
-                Mode::Vct => (ThreatResult::Unknown, Vec::new(), 0),
+                Mode::Vct => {
+                    let r = self.vct.solve(board, attacker, max_plies, u64::MAX, &stop);
+                    (
+                        r,
+                        self.vct.principal_line().to_vec(),
+                        self.vct.stats().nodes,
+                    )
+                }
             };
             done.store(true, Ordering::Relaxed);
             out
@@ -400,10 +415,11 @@ pub fn bench(args: &[String]) -> i32 {
             continue;
         }
         let Some(mut b) = set_board(&f) else { continue };
-        if f[4] != "VCF" {
-            continue;
-        }
-        let (mode, t) = (Mode::Vcf, o.time_ms);
+        let (mode, t) = if f[4] == "VCF" {
+            (Mode::Vcf, o.time_ms)
+        } else {
+            (Mode::Vct, o.vct_time_ms)
+        };
         let a = runner.solve(&mut b, color_of(&f[3]), mode, o.max_plies, t);
         let i = match sets.iter().position(|(n, _)| *n == set) {
             Some(i) => i,
@@ -443,13 +459,7 @@ pub fn bench(args: &[String]) -> i32 {
             } else {
                 Mode::Vct
             };
-            let a = runner.solve(
-                &mut b,
-                color_of(&f[3]),
-                mode,
-                2 * limit + 1,
-                o.time_ms.max(10_000),
-            );
+            let a = runner.solve(&mut b, color_of(&f[3]), mode, 2 * limit + 1, o.vct_time_ms);
             if label[1] == "proven" {
                 proven += 1;
                 if a.result.is_win() {

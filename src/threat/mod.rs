@@ -24,8 +24,10 @@
 //! by [`StoneHash`] on top of [`Board::key`].
 
 pub mod cli;
+pub mod defence;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 use crate::board::Board;
 use crate::pattern::{Pattern4, HALF};

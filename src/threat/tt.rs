@@ -20,6 +20,8 @@ pub struct TtEntry {
     pub depth: i16,
     /// Proven: the winning move (as `Pos.0`).
     pub best: u16,
+    /// Disproven (VCT): the total attacking moves allowed when it was searched.
+    pub total: i16,
 }
 
 impl TtEntry {
@@ -74,6 +76,7 @@ impl Tt {
             plies: plies.clamp(1, i16::MAX as i32) as i16,
             depth: i16::MAX,
             best,
+            total: i16::MAX,
         };
     }
 
@@ -81,8 +84,17 @@ impl Tt {
     /// deeper disproof of the same position.
     #[inline]
     pub fn store_loss(&mut self, key: u64, depth: i32) {
+        self.store_loss_total(key, depth, i32::from(i16::MAX));
+    }
+
+    /// Store "no win with `depth` threats and `total` attacking moves in all" unless the
+    /// slot holds a proof or a disproof of the same position at least as deep in both.
+    #[inline]
+    pub fn store_loss_total(&mut self, key: u64, depth: i32, total: i32) {
         let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key == key && (slot.is_win() || i32::from(slot.depth) >= depth) {
+        if slot.key == key
+            && (slot.is_win() || (i32::from(slot.depth) >= depth && i32::from(slot.total) >= total))
+        {
             return;
         }
         *slot = TtEntry {
@@ -90,6 +102,7 @@ impl Tt {
             plies: 0,
             depth: depth.clamp(0, i16::MAX as i32) as i16,
             best: 0,
+            total: total.clamp(0, i16::MAX as i32) as i16,
         };
     }
 }

@@ -1,6 +1,9 @@
 //! Shared helpers of the threat-solver tests: an exhaustive win verifier and loaders for
 //! the copied quintet positions (`mod threat_support;` in a test crate).
 
+// Each test crate uses only some of these helpers.
+#![allow(dead_code)]
+
 use sente::board::{Board, MoveOutcome};
 use sente::types::{Color, Pos, Rule};
 

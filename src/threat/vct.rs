@@ -1,0 +1,550 @@
+//! VCT: victory by continuous threats (fours and threes).
+//!
+//! Attacker nodes try, in order: a five; the forced block of a defender five; a VCF; every
+//! move making a four, a three, two closed threes or two open twos (renju black: legal
+//! ones only). A move counts as a threat only if the attacker would have a VCF were the
+//! defender to pass. At a defender node
+//! after a three, the defences considered are every square that can touch the attacker's
+//! VCF line (within five cells along a line of any of its stones: no other square can
+//! change a pattern the line relies on), every defender four, and in the renju cases where
+//! the line relies on the exact forbidden-point rule, every empty square. A defence is
+//! refuted at once if the VCF line still works after it (replayed move by move) or a new
+//! VCF exists; the others are searched recursively (depth first, so a failing threat is
+//! dropped at its first real defence). Iterative deepening on the number of threats that
+//! are not part of a VCF, within a total limit on attacking moves; a table of proven and
+//! disproven positions.
+
+use super::tt::Tt;
+use super::vcf::VcfSolver;
+use super::{
+    find_five, fives_near, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
+    HASH,
+};
+use crate::board::Board;
+use crate::pattern::Pattern4;
+use crate::types::{Color, Dir, Pos, Rule, NUM_CELLS};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Longest attack followed (attacking moves before the five).
+pub const MAX_ATTACKS: i32 = 60;
+/// Node budget of each inner VCF question.
+const INNER_VCF_NODES: u64 = 20_000;
+
+/// What an attacker may still spend: `total` attacking moves before the five (fours of
+/// a VCF included) and `threats` moves that are not part of a VCF.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Budget {
+    total: i32,
+    threats: i32,
+}
+
+impl Budget {
+    /// Longest win (plies) this budget allows.
+    fn plies(self) -> i32 {
+        2 * self.total + 1
+    }
+    /// After one attacking move (`threat`: one that is not a VCF four).
+    fn after(self, threat: bool) -> Budget {
+        Budget {
+            total: self.total - 1,
+            threats: self.threats - i32::from(threat),
+        }
+    }
+}
+
+/// Result of one node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Node {
+    Win(i32),
+    Fail,
+    Abort,
+}
+
+/// Reusable VCT solver with its own table and an inner VCF solver.
+///
+/// Why it exists: the root of the search asks whether either side has a forced win by
+/// threats; the table persists across calls so repeated questions get cheaper.
+pub struct VctSolver {
+    vcf: VcfSolver,
+    tt: Tt,
+    squares: Vec<Pos>,
+    size: (usize, usize),
+    key: u64,
+    node_limit: u64,
+    inexact: bool,
+    cut: bool,
+    stats: SolveStats,
+    line: Vec<Pos>,
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl VctSolver {
+    /// A solver whose tables use about `tt_bytes` bytes in all.
+    #[must_use]
+    pub fn new(tt_bytes: usize) -> VctSolver {
+        VctSolver {
+            vcf: VcfSolver::new(tt_bytes / 2),
+            tt: Tt::new(tt_bytes / 2),
+            squares: Vec::new(),
+            size: (0, 0),
+            key: 0,
+            node_limit: 0,
+            inexact: false,
+            cut: false,
+            stats: SolveStats::default(),
+            line: Vec::new(),
+            mark: vec![0; NUM_CELLS],
+            stamp: 0,
+        }
+    }
+
+    /// Forget all stored results.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.vcf.clear();
+    }
+
+    /// Counters of the last call (inner VCF nodes included).
+    #[must_use]
+    pub fn stats(&self) -> SolveStats {
+        self.stats
+    }
+
+    /// The main line of the last win: the first attacking move, then the defender's
+    /// most stubborn reply and the attack against it, and so on. Defences not on the line
+    /// are refuted too (the proof covers them) but are not listed.
+    #[must_use]
+    pub fn principal_line(&self) -> &[Pos] {
+        &self.line
+    }
+
+    /// Can `attacker`, moving now, force a five within `max_plies` plies using only fours
+    /// and threes? At most `node_limit` nodes (VCF nodes included); `stop` aborts. The
+    /// board is left unchanged. `NoWin` is returned only when the search was exhaustive.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+    ) -> ThreatResult {
+        if self.size != (board.width(), board.height()) || self.squares.is_empty() {
+            self.squares = squares(board);
+            self.size = (board.width(), board.height());
+        }
+        self.key = root_key(board, attacker, 0x7C7);
+        self.node_limit = node_limit.max(1);
+        self.inexact = false;
+        self.stats = SolveStats::default();
+        self.line.clear();
+        if max_plies < 1 {
+            return ThreatResult::NoWin;
+        }
+        let max_attacks = ((max_plies - 1) / 2).clamp(0, MAX_ATTACKS);
+        // Iterative deepening on the number of non-VCF threats; VCFs may take the whole
+        // remaining budget at every node.
+        let mut threats = 1;
+        loop {
+            let t = threats.min(max_attacks);
+            self.cut = false;
+            let budget = Budget {
+                total: max_attacks,
+                threats: t,
+            };
+            let (r, line) = self.attack(board, attacker, budget, stop);
+            match r {
+                Node::Win(plies) => {
+                    self.line = line;
+                    return match self.line.first() {
+                        Some(&first) => ThreatResult::Win { first, plies },
+                        None => ThreatResult::Unknown,
+                    };
+                }
+                Node::Abort => return ThreatResult::Unknown,
+                Node::Fail if t >= max_attacks || !self.cut => {
+                    return if self.inexact {
+                        ThreatResult::Unknown
+                    } else {
+                        ThreatResult::NoWin
+                    };
+                }
+                Node::Fail => threats += 1,
+            }
+        }
+    }
+
+    fn tick(&mut self, stop: &AtomicBool) -> bool {
+        self.stats.nodes += 1;
+        self.stats.nodes >= self.node_limit
+            || (self.stats.nodes & 255 == 0 && stop.load(Ordering::Relaxed))
+    }
+
+    /// Ask the inner VCF solver about `who` on the current (look-ahead) position.
+    fn vcf(
+        &mut self,
+        board: &mut Board,
+        who: Color,
+        max_plies: i32,
+        stop: &AtomicBool,
+    ) -> ThreatResult {
+        let left = self.node_limit.saturating_sub(self.stats.nodes).max(1);
+        let key = self.key ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(who.idx() as u64 + 3));
+        let r = self
+            .vcf
+            .solve_keyed(board, who, max_plies, left.min(INNER_VCF_NODES), stop, key);
+        self.stats.nodes += self.vcf.stats().nodes;
+        if r == ThreatResult::Unknown {
+            self.inexact = true;
+        }
+        r
+    }
+
+    fn place(&mut self, board: &mut Board, p: Pos, c: Color) {
+        board.place(p, c);
+        self.key ^= HASH.stone(c, p);
+    }
+
+    fn lift(&mut self, board: &mut Board, p: Pos, c: Color) {
+        board.lift(p);
+        self.key ^= HASH.stone(c, p);
+    }
+
+    /// Attacker to move with budget `bud`.
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        bud: Budget,
+        stop: &AtomicBool,
+    ) -> (Node, Vec<Pos>) {
+        if self.tick(stop) {
+            return (Node::Abort, Vec::new());
+        }
+        let d = a.opp();
+        if let Some(p) = find_five(board, &self.squares, a) {
+            return (Node::Win(1), vec![p]);
+        }
+        if let Some(e) = self.tt.probe(self.key) {
+            if e.is_win() && i32::from(e.plies) <= bud.plies() {
+                return (Node::Win(i32::from(e.plies)), vec![Pos(e.best)]);
+            }
+            if !e.is_win() && i32::from(e.depth) >= bud.threats && i32::from(e.total) >= bud.total {
+                return (Node::Fail, Vec::new());
+            }
+        }
+        if bud.total <= 0 {
+            return (Node::Fail, Vec::new());
+        }
+        let key = self.key;
+        let nd = board.count(d, Pattern4::Five);
+        if nd > 0 {
+            // Forced block (it need not be a threat itself; the defender node decides).
+            let p = find_five(board, &self.squares, d).expect("counted five");
+            if nd >= 2 || !legal_for(board, p, a) {
+                self.tt.store_loss_total(key, bud.threats, bud.total);
+                return (Node::Fail, Vec::new());
+            }
+            self.place(board, p, a);
+            let (r, l) = self.defend(board, a, bud.after(false), stop);
+            self.lift(board, p, a);
+            return self.conclude(key, bud, p, r, l);
+        }
+        if let ThreatResult::Win { plies, .. } = self.vcf(board, a, bud.plies(), stop) {
+            let l = self.vcf.principal_line().to_vec();
+            self.tt.store_win(key, plies, l[0].0);
+            return (Node::Win(plies), l);
+        }
+        if bud.total <= 1 {
+            // One attacking move left: only a VCF (checked above) can win.
+            self.tt.store_loss_total(key, bud.threats, bud.total);
+            return (Node::Fail, Vec::new());
+        }
+        if bud.threats <= 0 {
+            self.cut = true;
+            return (Node::Fail, Vec::new());
+        }
+        let mut moves: Vec<(u8, Pos)> = Vec::new();
+        let last = board.last_move();
+        for i in 0..self.squares.len() {
+            let p = self.squares[i];
+            let rank = match board.pattern4(p, a) {
+                Pattern4::Block4Flex3 => 0u8,
+                Pattern4::Flex3x2 => 1,
+                Pattern4::Flex3Plus => 2,
+                Pattern4::Flex3 => 3,
+                Pattern4::Block4Plus => 4,
+                Pattern4::Block4 => 5,
+                Pattern4::Block3Plus => 6,
+                Pattern4::Flex2x2 => 7,
+                Pattern4::Block3 => 8,
+                Pattern4::Forbid if is_threat_forbid(board, p, a) => 3,
+                _ => continue,
+            };
+            let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
+            moves.push((rank * 16 + dist, p));
+        }
+        moves.sort_unstable();
+        for &(_, m) in &moves {
+            self.place(board, m, a);
+            let (r, l) = self.defend(board, a, bud.after(true), stop);
+            self.lift(board, m, a);
+            match r {
+                Node::Win(_) | Node::Abort => return self.conclude(key, bud, m, r, l),
+                Node::Fail => {}
+            }
+        }
+        self.tt.store_loss_total(key, bud.threats, bud.total);
+        (Node::Fail, Vec::new())
+    }
+
+    /// Store and shape the result of attacker move `m` whose defender node gave `r`.
+    fn conclude(
+        &mut self,
+        key: u64,
+        bud: Budget,
+        m: Pos,
+        r: Node,
+        l: Vec<Pos>,
+    ) -> (Node, Vec<Pos>) {
+        match r {
+            Node::Win(p) => {
+                self.tt.store_win(key, p + 1, m.0);
+                let mut line = vec![m];
+                line.extend(l);
+                (Node::Win(p + 1), line)
+            }
+            Node::Fail => {
+                self.tt.store_loss_total(key, bud.threats, bud.total);
+                (Node::Fail, Vec::new())
+            }
+            Node::Abort => (Node::Abort, Vec::new()),
+        }
+    }
+
+    /// Defender to move after an attacking move; the attacker then has budget `bud`.
+    /// Plies are counted from the defender's move.
+    fn defend(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        bud: Budget,
+        stop: &AtomicBool,
+    ) -> (Node, Vec<Pos>) {
+        if self.tick(stop) {
+            return (Node::Abort, Vec::new());
+        }
+        let d = a.opp();
+        if board.count(d, Pattern4::Five) > 0 {
+            return (Node::Fail, Vec::new());
+        }
+        let n5 = board.count(a, Pattern4::Five);
+        if n5 >= 2 {
+            return (Node::Win(2), Vec::new());
+        }
+        if n5 == 1 {
+            let f = find_five(board, &self.squares, a).expect("counted five");
+            if !legal_for(board, f, d) {
+                return (Node::Win(2), Vec::new());
+            }
+            self.place(board, f, d);
+            let (r, l) = self.attack(board, a, bud, stop);
+            self.lift(board, f, d);
+            return match r {
+                Node::Win(p) => {
+                    let mut line = vec![f];
+                    line.extend(l);
+                    (Node::Win(p + 1), line)
+                }
+                other => (other, Vec::new()),
+            };
+        }
+        // A threat only if the attacker has a VCF should the defender pass.
+        let max_plies = bud.plies();
+        let ThreatResult::Win {
+            plies: pass_plies, ..
+        } = self.vcf(board, a, max_plies, stop)
+        else {
+            return (Node::Fail, Vec::new());
+        };
+        let threat = self.vcf.principal_line().to_vec();
+        let Some(flags) = replay(board, a, &threat) else {
+            // The line did not replay (should not happen): be safe, consider everything.
+            return self.defend_all(board, a, bud, &threat, pass_plies, true, stop);
+        };
+        let everywhere = board.rule() == Rule::Renju && flags.relies_on_renju;
+        self.defend_all(board, a, bud, &threat, pass_plies, everywhere, stop)
+    }
+
+    /// Try every defence that may refute the attacker's VCF line `threat`.
+    #[allow(clippy::too_many_arguments)]
+    fn defend_all(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        bud: Budget,
+        threat: &[Pos],
+        pass_plies: i32,
+        everywhere: bool,
+        stop: &AtomicBool,
+    ) -> (Node, Vec<Pos>) {
+        let d = a.opp();
+        let max_plies = bud.plies();
+        // Candidate defences.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let mut cands: Vec<Pos> = Vec::new();
+        // The line's own squares first: they are the likeliest refutations.
+        for &q in threat {
+            if board.is_empty(q) && self.mark[q.idx()] != stamp {
+                self.mark[q.idx()] = stamp;
+                cands.push(q);
+            }
+        }
+        if everywhere {
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                if board.is_empty(p) && self.mark[p.idx()] != stamp {
+                    self.mark[p.idx()] = stamp;
+                    cands.push(p);
+                }
+            }
+        } else {
+            for &q in threat {
+                for dir in Dir::ALL {
+                    for k in -5..=5 {
+                        let p = q.step(dir, k);
+                        if board.is_empty(p) && self.mark[p.idx()] != stamp {
+                            self.mark[p.idx()] = stamp;
+                            cands.push(p);
+                        }
+                    }
+                }
+            }
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                if board.is_empty(p) && self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
+                    self.mark[p.idx()] = stamp;
+                    cands.push(p);
+                }
+            }
+        }
+        let mut worst = pass_plies + 1;
+        let mut line = Vec::new();
+        for &c in &cands {
+            if !legal_for(board, c, d) {
+                continue;
+            }
+            self.place(board, c, d);
+            let refuted =
+                if board.count(d, Pattern4::Five) == 0 && replay(board, a, threat).is_some() {
+                    Some(pass_plies)
+                } else {
+                    match self.vcf(board, a, max_plies, stop) {
+                        ThreatResult::Win { plies, .. } => Some(plies),
+                        _ => None,
+                    }
+                };
+            let r = match refuted {
+                Some(p) => (Node::Win(p), Vec::new()),
+                // Not refuted by a VCF: the attacker needs another threat (depth first,
+                // so a failing attack is dropped at its first real defence).
+                None if bud.threats <= 0 || bud.total <= 1 => {
+                    self.cut |= bud.threats <= 0;
+                    (Node::Fail, Vec::new())
+                }
+                None => self.attack(board, a, bud, stop),
+            };
+            self.lift(board, c, d);
+            match r {
+                (Node::Win(p), l) => {
+                    if p + 1 > worst || (line.is_empty() && !l.is_empty()) {
+                        worst = worst.max(p + 1);
+                        line = vec![c];
+                        line.extend(l);
+                    }
+                }
+                (other, _) => return (other, Vec::new()),
+            }
+            if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+                return (Node::Abort, Vec::new());
+            }
+        }
+        (Node::Win(worst), line)
+    }
+}
+
+/// Renju black's forbid-class square that is a legal three or four move.
+fn is_threat_forbid(board: &mut Board, p: Pos, a: Color) -> bool {
+    a == Color::Black && board.rule() == Rule::Renju && !board.is_forbidden(p)
+}
+
+/// What a replayed VCF line relied on.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ReplayFlags {
+    /// Renju: a black attacking move on a forbid-class square (legal only by the exact
+    /// false-three rule), or a win because black's block was forbidden. Stones far from
+    /// the line can change those verdicts, so every square must be tried as a defence.
+    pub(crate) relies_on_renju: bool,
+}
+
+/// Replay the VCF line `line` (attacker moves with the defender's forced replies) of
+/// attacker `a` on the current position. `Some` if it still wins: every attacking move
+/// is legal, blocks any defender five, and makes a five point; the defender never gets
+/// a five first; the line ends in a five, two five points or a forbidden block. The board
+/// is restored.
+pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<ReplayFlags> {
+    let d = a.opp();
+    let mut placed: Vec<Pos> = Vec::with_capacity(line.len() + 2);
+    let mut flags = ReplayFlags::default();
+    let mut i = 0;
+    let ok = loop {
+        if board.count(a, Pattern4::Five) > 0 {
+            break true;
+        }
+        let Some(&m) = line.get(i) else { break false };
+        if !board.is_empty(m) {
+            break false;
+        }
+        let nd = board.count(d, Pattern4::Five);
+        if nd > 1 || (nd == 1 && board.pattern4(m, d) != Pattern4::Five) {
+            break false;
+        }
+        if board.pattern4(m, a) == Pattern4::Forbid {
+            if board.is_forbidden(m) {
+                break false;
+            }
+            flags.relies_on_renju = true;
+        }
+        board.place(m, a);
+        placed.push(m);
+        if board.count(d, Pattern4::Five) > 0 {
+            break false;
+        }
+        let mut fives = [Pos::NONE; 8];
+        let n5 = fives_near(board, m, a, &mut fives);
+        if n5 == 0 {
+            break false;
+        }
+        if n5 >= 2 {
+            break true;
+        }
+        let f = fives[0];
+        if !legal_for(board, f, d) {
+            flags.relies_on_renju = true;
+            break true;
+        }
+        board.place(f, d);
+        placed.push(f);
+        i += 2;
+    };
+    for &p in placed.iter().rev() {
+        board.lift(p);
+    }
+    ok.then_some(flags)
+}

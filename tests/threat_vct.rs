@@ -1,0 +1,241 @@
+//! VCT solver and defence generators: wins survive every defence, renju forbidden points
+//! and quintet's disproven limits are respected, defence lists match brute force.
+
+mod threat_support;
+
+use sente::board::Board;
+use sente::threat::defence::{vcf_defences, vct_defences};
+use sente::threat::vcf::VcfSolver;
+use sente::threat::vct::VctSolver;
+use sente::threat::ThreatResult;
+use sente::types::{Color, Pos, Rule};
+use std::sync::atomic::AtomicBool;
+use threat_support::{diagram, quintet_cases, verify_win};
+
+static NO_STOP: AtomicBool = AtomicBool::new(false);
+
+/// The VCT solver as the verifier's attacker strategy once the defender leaves the line.
+fn vct_strategy(board: &mut Board, a: Color, plies: i32) -> Option<Vec<Pos>> {
+    let mut s = VctSolver::new(1 << 20);
+    match s.solve(board, a, plies, 2_000_000, &NO_STOP) {
+        ThreatResult::Win { .. } => Some(s.principal_line().to_vec()),
+        _ => None,
+    }
+}
+
+/// Run the VCT solver for the side to move; on a win within `verify_plies`, check it
+/// against every defence.
+fn vct(board: &mut Board, max_plies: i32, nodes: u64, verify_plies: i32) -> ThreatResult {
+    let mut s = VctSolver::new(1 << 22);
+    let key = board.key();
+    let a = board.side_to_move();
+    let r = s.solve(board, a, max_plies, nodes, &NO_STOP);
+    assert_eq!(board.key(), key, "solver must restore the board");
+    board.assert_consistent();
+    if let ThreatResult::Win { first, plies } = r {
+        let line = s.principal_line().to_vec();
+        assert_eq!(line[0], first);
+        assert!(
+            plies <= max_plies,
+            "win of {plies} plies over the limit {max_plies}"
+        );
+        if plies <= verify_plies {
+            assert!(
+                verify_win(board, &line, plies, &mut vct_strategy),
+                "claimed VCT {line:?} ({plies} plies) does not hold\n{board}"
+            );
+        }
+    }
+    r
+}
+
+/// (8,7) makes two open threes.
+const DOUBLE_THREE: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "........X......",
+    "........X......",
+    "......XX.......",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn freestyle_double_three_is_a_vct_but_no_vcf() {
+    let mut b = diagram(&DOUBLE_THREE, Rule::Freestyle, Color::Black);
+    let mut vcf = VcfSolver::new(1 << 16);
+    assert_eq!(
+        vcf.solve(&mut b, Color::Black, 99, 1_000_000, &NO_STOP),
+        ThreatResult::NoWin
+    );
+    match vct(&mut b, 99, 5_000_000, 7) {
+        ThreatResult::Win { plies, .. } => assert!(plies <= 7, "{plies}"),
+        other => panic!("expected a VCT, got {other:?}"),
+    }
+}
+
+#[test]
+fn renju_black_double_three_point_is_no_vct_move() {
+    // (8,7) is forbidden to black; nothing else wins within 5 plies.
+    let mut b = diagram(&DOUBLE_THREE, Rule::Renju, Color::Black);
+    let r = vct(&mut b, 5, 5_000_000, 5);
+    assert!(!r.is_win(), "{r:?}");
+    // White with the same stones may use the point.
+    let swapped: Vec<String> = DOUBLE_THREE.iter().map(|r| r.replace('X', "O")).collect();
+    let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
+    let mut w = diagram(&rows, Rule::Renju, Color::White);
+    assert!(vct(&mut w, 5, 5_000_000, 5).is_win());
+}
+
+#[test]
+fn quintet_vct_cases_never_claim_a_disproven_win() {
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let r = vct(&mut b, 2 * case.limit + 1, 300_000, 0);
+        if !case.proven {
+            assert!(!r.is_win(), "{}: claimed {r:?}", case.name);
+        }
+    }
+}
+
+#[test]
+fn quintet_short_vct_wins_are_found_and_hold() {
+    for name in [
+        "vct_black",
+        "vct_white",
+        "vct_counter",
+        "vct_game_white_l03_2",
+    ] {
+        let case = quintet_cases()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap();
+        let mut b = case.board;
+        let r = vct(&mut b, 2 * case.limit + 1, 3_000_000, 9);
+        assert!(r.is_win(), "{name}: {r:?}");
+    }
+}
+
+/// Ground truth by brute force: the legal squares after which `attacker` has no VCF.
+fn brute_force_vcf_defences(board: &mut Board, attacker: Color) -> Vec<Pos> {
+    let mut s = VcfSolver::new(1 << 20);
+    let squares: Vec<Pos> = board.all_squares().filter(|&p| board.is_empty(p)).collect();
+    let mut out = Vec::new();
+    for p in squares {
+        if !board.is_legal(p) {
+            continue;
+        }
+        board.make(p);
+        if !s.solve(board, attacker, 99, 1_000_000, &NO_STOP).is_win() {
+            out.push(p);
+        }
+        board.unmake();
+    }
+    out
+}
+
+#[test]
+fn vcf_defences_match_brute_force() {
+    // (6,3) is a four-three for black.
+    let four_three = [
+        "...............",
+        "...............",
+        "...............",
+        "..OXXX.........",
+        "......X........",
+        "......X........",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ];
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let mut b = diagram(&four_three, rule, Color::White);
+        let mut s = VcfSolver::new(1 << 20);
+        let got = vcf_defences(&mut b, Color::Black, &mut s, 99, 1_000_000, &NO_STOP)
+            .expect("black threatens a VCF");
+        let want = brute_force_vcf_defences(&mut b, Color::Black);
+        assert!(want.contains(&Pos::new(6, 3)), "{want:?}");
+        assert_eq!(got, want, "{rule:?}");
+    }
+    // White to move with nothing threatened: no restriction.
+    let mut quiet = diagram(&DOUBLE_THREE, Rule::Freestyle, Color::White);
+    let mut s = VcfSolver::new(1 << 20);
+    assert_eq!(
+        vcf_defences(&mut quiet, Color::Black, &mut s, 99, 1_000_000, &NO_STOP),
+        None
+    );
+}
+
+#[test]
+fn renju_vcf_defences_against_white_forbidden_trick_match_brute_force() {
+    let rows = [
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        ".....X.........",
+        "..XXX.XX.......",
+        ".....O.........",
+        ".....O.........",
+        ".....O.........",
+        "...............",
+        ".....X.........",
+        "...............",
+        "...............",
+    ];
+    // Black to move against white's threat (5,11) with the forbidden block at (5,7).
+    let mut b = diagram(&rows, Rule::Renju, Color::Black);
+    let mut s = VcfSolver::new(1 << 20);
+    let got = vcf_defences(&mut b, Color::White, &mut s, 99, 1_000_000, &NO_STOP)
+        .expect("white threatens a VCF");
+    let want = brute_force_vcf_defences(&mut b, Color::White);
+    assert_eq!(got, want);
+    assert!(got.contains(&Pos::new(5, 11)));
+    assert!(!got.contains(&Pos::new(5, 7)), "forbidden to black");
+}
+
+#[test]
+fn vct_defences_list_exactly_the_moves_after_which_no_win_is_proven() {
+    let mut b = diagram(&DOUBLE_THREE, Rule::Freestyle, Color::White);
+    let mut vcf = VcfSolver::new(1 << 20);
+    let mut vct = VctSolver::new(1 << 22);
+    let got = vct_defences(
+        &mut b,
+        Color::Black,
+        &mut vcf,
+        &mut vct,
+        99,
+        2_000_000,
+        &NO_STOP,
+    )
+    .expect("black threatens a VCT");
+    // Every listed move leaves black without a proven VCT; every other legal square
+    // lets black win.
+    let squares: Vec<Pos> = b.all_squares().filter(|&p| b.is_empty(p)).collect();
+    for p in squares {
+        b.make(p);
+        let r = vct.solve(&mut b, Color::Black, 99, 2_000_000, &NO_STOP);
+        b.unmake();
+        if got.contains(&p) {
+            assert!(!r.is_win(), "{p:?} listed but black still wins");
+        } else if b.is_near(p) {
+            assert!(r.is_win(), "{p:?} not listed but black has no VCT");
+        }
+    }
+}
