@@ -136,6 +136,7 @@ pub fn search_bench(depth: i32) -> Vec<String> {
         let _ = Board::new(15, 15, rule);
     }
     let start = Instant::now();
+    let cpu_start = process_cpu_ms();
     for (i, &(size, rule, moves)) in BENCH_POSITIONS.iter().enumerate() {
         let moves = parse_moves(moves).expect("bench moves parse");
         let mut b = board_from(size, rule, &moves).expect("bench position is legal");
@@ -160,6 +161,13 @@ pub fn search_bench(depth: i32) -> Vec<String> {
     }
     let ms = start.elapsed().as_millis().max(1);
     let nps = u128::from(total_nodes) * 1000 / ms;
+    if let (Some(a), Some(b)) = (cpu_start, process_cpu_ms()) {
+        let cpu = u128::from(b.saturating_sub(a)).max(1);
+        out.push(format!(
+            "CPU: {cpu} ms, {} nodes per CPU second (wall-clock nps below is lower on a loaded machine)",
+            u128::from(total_nodes) * 1000 / cpu
+        ));
+    }
     out.push(format!("Bench: {total_nodes} nodes {nps} nps {ms} ms"));
     out
 }
@@ -198,4 +206,15 @@ pub fn depth_bench(ms: u64) -> Vec<String> {
         r.best
     ));
     out
+}
+
+/// CPU time (user + system) of this process in ms, from /proc (Linux only).
+#[must_use]
+pub fn process_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10)
 }

@@ -17,6 +17,7 @@ pub mod pattern;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod threat;
 pub mod time;
 pub mod tt;

@@ -23,6 +23,7 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
             for line in sente::bench::depth_bench(ms) {

@@ -304,3 +304,29 @@ fn table_size_respects_the_memory_budget() {
     assert_eq!(tt_bytes_for(350 * mib, Some(1024)), 1024 * 1024);
     assert!(tt_bytes_for(64 * mib, Some(1 << 30)) as u64 + NON_TT_MEMORY <= 64 * mib);
 }
+
+#[test]
+fn a_selfplay_match_plays_every_game_with_colours_swapped() {
+    use sente::selfplay::{run_match, MatchConfig};
+    let cfg = MatchConfig {
+        a: SearchParams::default(),
+        b: SearchParams {
+            top_n: 4,
+            ..SearchParams::default()
+        },
+        games: 4,
+        ms: 0,
+        nodes: Some(3_000),
+        size: 11,
+        rule: Rule::Freestyle,
+        openings: None,
+        seed: 5,
+        tt_bytes: 1 << 20,
+    };
+    let mut lines = Vec::new();
+    let s1 = run_match(&cfg, |l| lines.push(l.to_string()));
+    assert_eq!(s1.wins + s1.losses + s1.draws, 4);
+    assert!(lines.last().unwrap().starts_with("Result: A "));
+    let s2 = run_match(&cfg, |_| {});
+    assert_eq!(s1, s2, "node-limited matches are deterministic");
+}
