@@ -269,3 +269,33 @@ fn quintet_vcf_cases_match_their_verdicts() {
         }
     }
 }
+
+/// Black's (4,7) makes a four with five points at both ends, but under caro rules white's
+/// block at (3,7) leaves (8,7) a five blocked at both ends.
+const CARO_CAPPED_FOUR: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".....XXX.O.....",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn caro_four_with_two_five_points_can_still_be_blocked() {
+    let mut free = diagram(&CARO_CAPPED_FOUR, Rule::Freestyle, Color::Black);
+    assert!(vcf(&mut free, 99).is_win());
+    for rule in [Rule::Caro8, Rule::Caro9] {
+        let mut b = diagram(&CARO_CAPPED_FOUR, rule, Color::Black);
+        assert_eq!(vcf(&mut b, 99), ThreatResult::NoWin, "{rule:?}");
+    }
+}

@@ -189,3 +189,60 @@ pub(crate) fn four_count(board: &Board, c: Color) -> u32 {
         n
     }
 }
+
+/// What the defender must do after the attacker made the five points `fives`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reply {
+    /// No defence: the attacker makes five next move.
+    Lost,
+    /// The defender's only move (the single useful block).
+    Forced(Pos),
+    /// No five point, or several useful blocks (not a forcing move for VCF purposes).
+    Free,
+}
+
+/// The defender's answer to the attacker's five points `fives` (defender to move, with
+/// no five of its own). One five point must be blocked unless that is forbidden to renju
+/// black. Two or more win outright, except under caro rules, where a block at one end can
+/// turn the other five into one blocked at both ends: there each block is tried, and
+/// only a position in which no block stops every five counts as lost.
+pub(crate) fn reply_to_fives(board: &mut Board, a: Color, fives: &[Pos]) -> Reply {
+    let d = a.opp();
+    match fives.len() {
+        0 => Reply::Free,
+        1 if legal_for(board, fives[0], d) => Reply::Forced(fives[0]),
+        1 => Reply::Lost,
+        _ if !matches!(board.rule(), Rule::Caro8 | Rule::Caro9) => Reply::Lost,
+        _ => {
+            let mut killer = None;
+            for &f in fives {
+                board.place(f, d);
+                let stops = board.count(a, Pattern4::Five) == 0;
+                board.lift(f);
+                if stops {
+                    if killer.is_some() {
+                        return Reply::Free;
+                    }
+                    killer = Some(f);
+                }
+            }
+            killer.map_or(Reply::Lost, Reply::Forced)
+        }
+    }
+}
+
+/// All squares where `c` makes five, up to 8 (for positions reached without a known
+/// last move).
+pub(crate) fn all_fives(board: &Board, squares: &[Pos], c: Color, out: &mut [Pos; 8]) -> usize {
+    let mut n = 0;
+    if board.count(c, Pattern4::Five) == 0 {
+        return 0;
+    }
+    for &p in squares {
+        if board.pattern4(p, c) == Pattern4::Five && n < out.len() {
+            out[n] = p;
+            n += 1;
+        }
+    }
+    n
+}

@@ -9,9 +9,10 @@
 
 use super::tt::Tt;
 use super::{
-    find_five, fives_near, four_count, is_four_move, legal_for, root_key, squares, SolveStats,
-    ThreatResult, HASH,
+    find_five, fives_near, four_count, is_four_move, root_key, squares, SolveStats, ThreatResult,
+    HASH,
 };
+use super::{reply_to_fives, Reply};
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos};
@@ -288,24 +289,25 @@ impl VcfSolver {
         self.key ^= HASH.stone(a, m);
         let mut fives = [Pos::NONE; 8];
         let n5 = fives_near(board, m, a, &mut fives);
-        let r = if n5 == 0 {
-            Node::Fail
-        } else if n5 >= 2 || !legal_for(board, fives[0], d) {
-            self.line_rev.clear();
-            Node::Win(3)
-        } else {
-            let f = fives[0];
-            board.place(f, d);
-            self.key ^= HASH.stone(d, f);
-            let r = self.attack(board, a, depth - 1, m, stop);
-            board.lift(f);
-            self.key ^= HASH.stone(d, f);
-            match r {
-                Node::Win(p) => {
-                    self.line_rev.push(f);
-                    Node::Win(p + 2)
+        let r = match reply_to_fives(board, a, &fives[..n5]) {
+            Reply::Free => Node::Fail,
+            Reply::Lost => {
+                self.line_rev.clear();
+                Node::Win(3)
+            }
+            Reply::Forced(f) => {
+                board.place(f, d);
+                self.key ^= HASH.stone(d, f);
+                let r = self.attack(board, a, depth - 1, m, stop);
+                board.lift(f);
+                self.key ^= HASH.stone(d, f);
+                match r {
+                    Node::Win(p) => {
+                        self.line_rev.push(f);
+                        Node::Win(p + 2)
+                    }
+                    other => other,
                 }
-                other => other,
             }
         };
         board.lift(m);
@@ -362,10 +364,9 @@ fn complete_line(
         placed.push((m, a));
         let mut fives = [Pos::NONE; 8];
         let n5 = fives_near(board, m, a, &mut fives);
-        if n5 != 1 || !legal_for(board, fives[0], d) {
+        let Reply::Forced(f) = reply_to_fives(board, a, &fives[..n5]) else {
             break;
-        }
-        let f = fives[0];
+        };
         line.push(f);
         board.place(f, d);
         key ^= HASH.stone(d, f);

@@ -16,6 +16,7 @@
 
 use super::tt::Tt;
 use super::vcf::VcfSolver;
+use super::{all_fives, reply_to_fives, Reply};
 use super::{
     find_five, fives_near, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
     HASH,
@@ -339,26 +340,25 @@ impl VctSolver {
         if board.count(d, Pattern4::Five) > 0 {
             return (Node::Fail, Vec::new());
         }
-        let n5 = board.count(a, Pattern4::Five);
-        if n5 >= 2 {
-            return (Node::Win(2), Vec::new());
-        }
-        if n5 == 1 {
-            let f = find_five(board, &self.squares, a).expect("counted five");
-            if !legal_for(board, f, d) {
-                return (Node::Win(2), Vec::new());
+        let mut fives = [Pos::NONE; 8];
+        let n5 = all_fives(board, &self.squares, a, &mut fives);
+        match reply_to_fives(board, a, &fives[..n5]) {
+            Reply::Lost => return (Node::Win(2), Vec::new()),
+            Reply::Forced(f) => {
+                self.place(board, f, d);
+                let (r, l) = self.attack(board, a, bud, stop);
+                self.lift(board, f, d);
+                return match r {
+                    Node::Win(p) => {
+                        let mut line = vec![f];
+                        line.extend(l);
+                        (Node::Win(p + 1), line)
+                    }
+                    other => (other, Vec::new()),
+                };
             }
-            self.place(board, f, d);
-            let (r, l) = self.attack(board, a, bud, stop);
-            self.lift(board, f, d);
-            return match r {
-                Node::Win(p) => {
-                    let mut line = vec![f];
-                    line.extend(l);
-                    (Node::Win(p + 1), line)
-                }
-                other => (other, Vec::new()),
-            };
+            // No five point, or (caro) several useful blocks: the general defence below.
+            Reply::Free => {}
         }
         // A threat only if the attacker has a VCF should the defender pass.
         let max_plies = bud.plies();
@@ -528,17 +528,15 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
         }
         let mut fives = [Pos::NONE; 8];
         let n5 = fives_near(board, m, a, &mut fives);
-        if n5 == 0 {
-            break false;
-        }
-        if n5 >= 2 {
-            break true;
-        }
-        let f = fives[0];
-        if !legal_for(board, f, d) {
-            flags.relies_on_renju = true;
-            break true;
-        }
+        let f = match reply_to_fives(board, a, &fives[..n5]) {
+            Reply::Free => break false,
+            Reply::Lost => {
+                // One five point and still lost: black's block is forbidden.
+                flags.relies_on_renju |= n5 == 1;
+                break true;
+            }
+            Reply::Forced(f) => f,
+        };
         board.place(f, d);
         placed.push(f);
         i += 2;
