@@ -291,6 +291,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut times = Vec::new();
     let mut solved = 0;
     let mut total = 0;
+    let mut nodes = 0u64;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let Some(pl) = parse_line(&line) else {
@@ -310,11 +311,12 @@ pub fn run(args: &[String]) -> i32 {
             solved += 1;
         }
         times.push(a.ms);
+        nodes += a.nodes;
         println!("{}", format_answer(&a));
     }
     let max = times.iter().copied().fold(0.0, f64::max);
     println!(
-        "summary solved {solved}/{total} median_ms {:.1} max_ms {:.1}",
+        "summary solved {solved}/{total} median_ms {:.1} max_ms {:.1} nodes {nodes}",
         median(&mut times),
         max
     );

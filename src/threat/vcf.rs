@@ -207,9 +207,12 @@ impl VcfSolver {
             }
             self.moves.push((0, p));
         } else {
-            if four_count(board, a) == 0 {
+            let total = four_count(board, a);
+            if total == 0 {
                 return self.lost(depth);
             }
+            // Stop scanning once every counted four (and forbid-class) square is seen.
+            let mut left = total;
             for i in 0..self.squares.len() {
                 let p = self.squares[i];
                 let x = board.pattern4(p, a);
@@ -218,7 +221,17 @@ impl VcfSolver {
                     Pattern4::Block4Flex3 => 1,
                     Pattern4::Block4Plus => 2,
                     Pattern4::Block4 => 3,
-                    Pattern4::Forbid if is_four_move(board, p, a) => 3,
+                    Pattern4::Forbid => {
+                        left -= 1;
+                        if !is_four_move(board, p, a) {
+                            if left == 0 {
+                                break;
+                            }
+                            continue;
+                        }
+                        left += 1;
+                        3
+                    }
                     _ => continue,
                 };
                 let dist = if last_a.is_some() {
@@ -227,6 +240,10 @@ impl VcfSolver {
                     0
                 };
                 self.moves.push((rank * 16 + dist, p));
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
             }
             self.moves[start..].sort_unstable();
         }
