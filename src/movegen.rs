@@ -248,8 +248,15 @@ fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {
 
 /// Fill `list` with the moves of the side to move (see the module docs) and say which
 /// stage applied. The caller has already handled an own five point (a win). With an
-/// empty board the centre is the only move.
-pub fn generate(board: &mut Board, bbox: &BBox, list: &mut MoveList, info: &OrderInfo) -> Stage {
+/// empty board the centre is the only move. In the unforced stage, cells where neither
+/// colour makes any pattern are added only when fewer than `min_fill` others exist.
+pub fn generate(
+    board: &mut Board,
+    bbox: &BBox,
+    list: &mut MoveList,
+    info: &OrderInfo,
+    min_fill: usize,
+) -> Stage {
     list.clear();
     let me = board.side_to_move();
     let opp = me.opp();
@@ -272,29 +279,44 @@ pub fn generate(board: &mut Board, bbox: &BBox, list: &mut MoveList, info: &Orde
     let defend = board.count(opp, Pattern4::Flex4) > 0;
     let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
     let mut n_forbid = 0;
-    scan(board, bbox, |p| {
-        let o = board.pattern4(p, me);
-        let t = board.pattern4(p, opp);
-        if defend && o < Pattern4::Block4 && t < Pattern4::Block4 {
-            return;
+    // First pass: cells where either colour makes a pattern (and the TT move and
+    // killers); cells with no pattern at all only if that leaves fewer than `min_fill`.
+    let mut skipped = 0usize;
+    for pass in 0..2 {
+        if pass == 1 && (defend || skipped == 0 || list.len >= min_fill) {
+            break;
         }
-        let mut s = info.own[o as usize] + info.opp[t as usize] + info.history[p.idx()];
-        if p == info.tt_move {
-            s += TT_MOVE_SCORE;
-        } else if p == info.killers[0] || p == info.killers[1] {
-            s += KILLER_SCORE;
-        }
-        if renju_black && o == Pattern4::Forbid {
-            // Decide later (needs &mut Board); remember it.
-            if n_forbid < forbid_checks.len() {
-                forbid_checks[n_forbid] = p;
-                n_forbid += 1;
-            } else {
+        scan(board, bbox, |p| {
+            let o = board.pattern4(p, me);
+            let t = board.pattern4(p, opp);
+            if defend && o < Pattern4::Block4 && t < Pattern4::Block4 {
                 return;
             }
-        }
-        list.push(p, s);
-    });
+            let base = info.own[o as usize] + info.opp[t as usize];
+            let special = p == info.tt_move || p == info.killers[0] || p == info.killers[1];
+            let plain = base == 0 && !special;
+            if plain != (pass == 1) {
+                skipped += usize::from(plain);
+                return;
+            }
+            let mut s = base + info.history[p.idx()];
+            if p == info.tt_move {
+                s += TT_MOVE_SCORE;
+            } else if special {
+                s += KILLER_SCORE;
+            }
+            if renju_black && o == Pattern4::Forbid {
+                // Decide later (needs &mut Board); remember it.
+                if n_forbid < forbid_checks.len() {
+                    forbid_checks[n_forbid] = p;
+                    n_forbid += 1;
+                } else {
+                    return;
+                }
+            }
+            list.push(p, s);
+        });
+    }
     if n_forbid > 0 {
         let mut i = 0;
         while i < list.len {

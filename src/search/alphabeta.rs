@@ -83,7 +83,7 @@ impl Core {
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
             };
-            generate(board, &cur.bbox, &mut cur.moves, &info)
+            generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n)
         };
         if cur.moves.is_empty() {
             return match stage {

@@ -215,7 +215,7 @@ impl Core {
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
             };
-            generate(board, &cur.bbox, &mut cur.moves, &info)
+            generate(board, &cur.bbox, &mut cur.moves, &info, self.params.root_top_n)
         };
         let keep = if stage == Stage::All {
             self.params.root_top_n
@@ -277,7 +277,10 @@ impl Core {
             if value < prev_value - 40 {
                 soft *= 1.3;
             }
-            let soft = Duration::from_secs_f64(soft).min(limits.maximum);
+            let soft = Duration::from_secs_f64(
+                soft * f64::from(self.params.next_iteration_permille) / 1000.0,
+            )
+            .min(limits.maximum);
             if elapsed >= soft {
                 break;
             }

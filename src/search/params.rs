@@ -71,8 +71,11 @@ pub struct SearchParams {
     pub forced_extension: bool,
     /// Most plies of forced blocks the quiescence search plays.
     pub qsearch_max_ply: i32,
-    /// Poll the clock and the stop flag every this many nodes (a power of two).
+    /// Poll the clock and the stop flag every this many nodes.
     pub check_interval: u64,
+    /// No new iteration starts after this many thousandths of the (stretched) soft
+    /// limit: the next one would rarely finish, and an unfinished iteration is mostly lost.
+    pub next_iteration_permille: u32,
     /// History bonus is depth² times this.
     pub history_scale: i32,
     /// History values are capped at this (they only break ties of pattern scores).
@@ -100,7 +103,8 @@ impl Default for SearchParams {
             lmr_min_depth: 3,
             forced_extension: true,
             qsearch_max_ply: 12,
-            check_interval: 1024,
+            check_interval: 256,
+            next_iteration_permille: 600,
             history_scale: 1,
             history_cap: 300,
             // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
