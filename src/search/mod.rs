@@ -215,7 +215,13 @@ impl Core {
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
             };
-            generate(board, &cur.bbox, &mut cur.moves, &info, self.params.root_top_n)
+            generate(
+                board,
+                &cur.bbox,
+                &mut cur.moves,
+                &info,
+                self.params.root_top_n,
+            )
         };
         let keep = if stage == Stage::All {
             self.params.root_top_n
