@@ -122,7 +122,10 @@ impl VctSolver {
 
     /// Can `attacker`, moving now, force a five within `max_plies` plies using only fours
     /// and threes? At most `node_limit` nodes (VCF nodes included); `stop` aborts. The
-    /// board is left unchanged. `NoWin` is returned only when the search was exhaustive.
+    /// board is left unchanged. `NoWin` is returned only when the search was exhaustive
+    /// over the threat moves this solver tries (fours, threes, two closed threes, two open
+    /// twos): a quieter first move may still win (quintet's `vct_game_black_l05_3`), so
+    /// treat `NoWin` as "none found", unlike the VCF solver's exact `NoWin`.
     pub fn solve(
         &mut self,
         board: &mut Board,
