@@ -64,8 +64,8 @@ impl VcfSolver {
         }
     }
 
-    /// Forget all stored results (call when the rule or board size changes is not
-    /// needed: both are part of the hash).
+    /// Forget all stored results. Not needed when the rule or board size changes (both
+    /// are part of the hash); useful to time calls from scratch.
     pub fn clear(&mut self) {
         self.tt.clear();
     }
