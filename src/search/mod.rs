@@ -147,6 +147,12 @@ impl Searcher {
         self.core.tt.bytes() + self.core.threats.bytes()
     }
 
+    /// Fault in up to `max_bytes` more of the tables (see [`Tt::prefault`]); true while
+    /// part of them is still cold. The engine calls it while it waits for input.
+    pub fn prefault(&mut self, max_bytes: usize) -> bool {
+        self.core.tt.prefault(max_bytes)
+    }
+
     /// Forget the transposition table, killers and history (new game).
     pub fn clear(&mut self) {
         self.core.tt.clear();
@@ -295,9 +301,11 @@ impl Core {
         // Step 4. Iterative deepening.
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut prev_value = evaluate(board, &self.params.eval);
+        let mut prev_iteration = Duration::ZERO;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let prev_best = result.best;
+            let iteration_start = limits.elapsed();
             let (value, best, complete) = match self.params.driver {
                 Driver::Mtdf => self.mtdf(board, stack, &mut root, depth, prev_value),
                 Driver::Pvs => self.aspiration(board, stack, &mut root, depth, prev_value),
@@ -324,12 +332,17 @@ impl Core {
                 break;
             }
             let elapsed = limits.elapsed();
+            // The soft limit: more when the best move changed or the value dropped,
+            // less when the root move was forced.
             let mut soft = limits.optimum.as_secs_f64();
             if best != prev_best && depth > 1 {
                 soft *= 1.5;
             }
             if value < prev_value - 40 {
                 soft *= 1.3;
+            }
+            if stage != Stage::All {
+                soft *= 0.5;
             }
             let soft = Duration::from_secs_f64(
                 soft * f64::from(self.params.next_iteration_permille) / 1000.0,
@@ -338,6 +351,19 @@ impl Core {
             if elapsed >= soft {
                 break;
             }
+            // Do not start an iteration the hard limit would cut: it would mostly be
+            // lost and the reply would come at the hard limit. Its length is predicted
+            // from the growth of the last two iterations.
+            let this_iteration = elapsed.saturating_sub(iteration_start);
+            let growth = if prev_iteration >= Duration::from_millis(2) {
+                (this_iteration.as_secs_f64() / prev_iteration.as_secs_f64()).clamp(1.5, 4.0)
+            } else {
+                2.0
+            };
+            if elapsed + this_iteration.mul_f64(growth) > limits.maximum {
+                break;
+            }
+            prev_iteration = this_iteration;
             prev_value = value;
         }
         result.nodes = self.nodes;
