@@ -1,12 +1,21 @@
 //! The engine facade between the protocol and the search.
 //!
 //! It owns the game position, the options that outlive a game (memory, hash size,
-//! threads) and the stop flag. The protocol calls it; it never prints. Until the real
-//! search is plugged into [`Engine::go`], moves come from [`fallback_move`], a one-ply
-//! pattern score that always returns a legal move, takes a five and blocks a five.
+//! threads), the search with its tables, and the stop flag. The protocol calls it; it
+//! never prints. [`fallback_move`], a one-ply pattern score that always returns a legal
+//! move, takes a five and blocks a five, answers when a search is stopped before its
+//! first iteration.
+//!
+//! Tables and time: the search tables are allocated as soon as their size is known
+//! (`START`, `INFO max_memory`, `INFO hash_size`), never inside a move, and
+//! [`Engine::prefault`] faults them in while the protocol waits for input. During
+//! [`Engine::go`] a [`Watchdog`] thread raises the stop flag at the hard deadline, so every
+//! loop that polls the flag (the search, the threat solvers) stops in time even if it
+//! never reads the clock.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
 
 use crate::board::{Board, BoardError, MoveOutcome, PlayError};
 use crate::pattern::Pattern4;
@@ -31,10 +40,16 @@ pub struct Engine {
     hash_kib: Option<u64>,
     threads: usize,
     search_enabled: bool,
-    /// The search (created at the first `go`, with its transposition table).
+    /// The search with its tables (created when the table size is first known).
     searcher: Option<Searcher>,
-    /// Board size and rule of the last search: the TT is cleared when they change.
+    /// Board size and rule the tables hold results for, if any search ran since the
+    /// last clear: the tables are cleared when they change (keys ignore rule and size).
     searched: Option<(usize, usize, Rule)>,
+    /// Raises the stop flag at the hard deadline of a running search.
+    watchdog: Option<Watchdog>,
+    /// The table budget `searcher` was created with (its split between tables is the
+    /// search's business).
+    tables_for: usize,
 }
 
 /// Memory kept outside the transposition table: rule tables (~1 MB per rule), search
@@ -80,13 +95,70 @@ impl Engine {
             search_enabled: true,
             searcher: None,
             searched: None,
+            watchdog: None,
+            tables_for: 0,
         }
     }
 
     /// Start a new empty game (the rule is kept for `RESTART`/`START` by the caller).
+    /// Also allocates the search tables if needed and forgets the previous game's
+    /// results, so that the first move of the game pays for neither.
     pub fn new_game(&mut self, width: usize, height: usize, rule: Rule) -> Result<(), BoardError> {
         self.board = Board::new(width, height, rule)?;
+        self.prepare_tables();
+        self.forget_other_games();
         Ok(())
+    }
+
+    /// Bytes of the search tables the current settings ask for ([`tt_bytes_for`]).
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        tt_bytes_for(self.memory_limit, self.hash_kib)
+    }
+
+    /// Size of the allocated transposition table in bytes (0 before the first `START`
+    /// or memory setting).
+    #[must_use]
+    pub fn allocated_tt_bytes(&self) -> usize {
+        self.searcher.as_ref().map_or(0, Searcher::tt_bytes)
+    }
+
+    /// Allocate the search tables at the size the settings ask for, or resize them if
+    /// it changed (a resize starts empty). The allocation is lazily mapped: this is
+    /// cheap, the pages are faulted in by [`Engine::prefault`] or by the search.
+    fn prepare_tables(&mut self) {
+        if !self.search_enabled {
+            return;
+        }
+        let bytes = self.table_bytes();
+        if self.searcher.is_some() && self.tables_for == bytes {
+            return;
+        }
+        // Free the old tables before mapping the new ones (peak memory).
+        self.searcher = None;
+        self.searched = None;
+        self.searcher = Some(Searcher::new(bytes, SearchParams::default()));
+        self.tables_for = bytes;
+    }
+
+    /// Clear the tables if they hold results of another board size or rule.
+    fn forget_other_games(&mut self) {
+        let game = (self.board.width(), self.board.height(), self.board.rule());
+        if self.searched.is_some_and(|g| g != game) {
+            if let Some(s) = self.searcher.as_mut() {
+                s.clear();
+            }
+            self.searched = None;
+        }
+    }
+
+    /// Fault in up to `max_bytes` more of the search tables; returns true while part of
+    /// them is still cold. The protocol calls this while no input is waiting, so the
+    /// first searches do not pay the page faults (0.2–0.3 s for 128 MiB here).
+    pub fn prefault(&mut self, max_bytes: usize) -> bool {
+        self.searcher
+            .as_mut()
+            .is_some_and(|s| s.prefault(max_bytes))
     }
 
     /// Change the rule. The moves played so far are replayed under the new rule; if that
@@ -117,6 +189,7 @@ impl Engine {
             }
         }
         self.board = b;
+        self.forget_other_games();
     }
 
     /// Record the Piskvork "continuous game" flag (rule bit 2).
@@ -196,8 +269,12 @@ impl Engine {
     }
 
     /// Memory the engine may use in bytes (`INFO max_memory`; 0 = the default budget).
+    /// The search tables are resized at once if a game was started.
     pub fn set_memory_limit(&mut self, bytes: u64) {
         self.memory_limit = if bytes == 0 { DEFAULT_MEMORY } else { bytes };
+        if self.searcher.is_some() {
+            self.prepare_tables();
+        }
     }
 
     /// The memory budget in bytes.
@@ -209,6 +286,9 @@ impl Engine {
     /// Hash table size in KiB (`INFO hash_size`, Yixin-Board); overrides the memory budget.
     pub fn set_hash_kib(&mut self, kib: u64) {
         self.hash_kib = Some(kib);
+        if self.searcher.is_some() {
+            self.prepare_tables();
+        }
     }
 
     /// The explicit hash size in KiB, if one was set.
@@ -238,11 +318,17 @@ impl Engine {
         if let Some(s) = self.searcher.as_mut() {
             s.clear();
         }
+        self.searched = None;
     }
 
     /// Use only [`fallback_move`] in [`Engine::go`] (fast; for protocol fuzz tests).
+    /// Disabling also frees the search tables.
     pub fn set_search_enabled(&mut self, enabled: bool) {
         self.search_enabled = enabled;
+        if !enabled {
+            self.searcher = None;
+            self.searched = None;
+        }
     }
 
     /// The flag that stops a running search. It is created once per engine and never
@@ -280,28 +366,136 @@ impl Engine {
         if !self.search_enabled {
             return fallback_move(&mut self.board);
         }
-        let bytes = tt_bytes_for(self.memory_limit, self.hash_kib);
-        let searcher = self
-            .searcher
-            .get_or_insert_with(|| Searcher::new(bytes, SearchParams::default()));
-        searcher.resize_tt(bytes);
-        let game = (self.board.width(), self.board.height(), self.board.rule());
-        if self.searched != Some(game) {
-            // Keys do not include the rule or size: forget the other game's results.
-            searcher.clear();
-            self.searched = Some(game);
-        }
+        // Normally done at START / INFO already; here only for callers that skip them.
+        self.prepare_tables();
+        self.forget_other_games();
+        self.searched = Some((self.board.width(), self.board.height(), self.board.rule()));
+        let Some(searcher) = self.searcher.as_mut() else {
+            return fallback_move(&mut self.board);
+        };
+        let watchdog = self
+            .watchdog
+            .get_or_insert_with(|| Watchdog::new(Arc::clone(&self.stop)));
+        let armed = limits
+            .start
+            .checked_add(limits.maximum)
+            .map(|deadline| watchdog.arm(deadline));
         let r = searcher.go(
             &mut self.board,
             limits,
             Some(Arc::clone(&self.stop)),
             on_info,
         );
+        if armed.is_some() {
+            watchdog.disarm();
+        }
         if r.depth == 0 || !r.best.is_some() || !self.board.is_legal(r.best) {
             // Stopped before the first iteration finished: the emergency chooser.
             return fallback_move(&mut self.board);
         }
         r.best
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(w) = self.watchdog.take() {
+            w.shut_down();
+        }
+    }
+}
+
+// The search polls the clock itself, but the threat solvers it calls only poll the stop
+// flag, and a thread that is descheduled cannot poll at all: a separate timer that raises
+// the flag at the hard deadline bounds every loop that reads the flag.
+/// A timer thread that raises a stop flag at the deadline of the armed search.
+pub struct Watchdog {
+    shared: Arc<(Mutex<WatchState>, Condvar)>,
+}
+
+// What the timer thread waits for; behind the watchdog's mutex.
+struct WatchState {
+    /// Deadline of the armed search, if one is running.
+    deadline: Option<Instant>,
+    /// Set when the engine is dropped: the thread exits.
+    quit: bool,
+}
+
+impl Watchdog {
+    /// Start the timer thread for `stop` (unarmed). If the thread cannot be started the
+    /// watchdog does nothing (the search still polls the clock).
+    #[must_use]
+    pub fn new(stop: Arc<AtomicBool>) -> Watchdog {
+        let shared = Arc::new((
+            Mutex::new(WatchState {
+                deadline: None,
+                quit: false,
+            }),
+            Condvar::new(),
+        ));
+        let thread_shared = Arc::clone(&shared);
+        let _ = std::thread::Builder::new()
+            .name("stop-watchdog".into())
+            .spawn(move || watch(&thread_shared, &stop));
+        Watchdog { shared }
+    }
+
+    /// Raise the flag at `deadline` unless [`Watchdog::disarm`] comes first.
+    pub fn arm(&self, deadline: Instant) {
+        let (m, cv) = &*self.shared;
+        if let Ok(mut st) = m.lock() {
+            st.deadline = Some(deadline);
+            cv.notify_one();
+        }
+    }
+
+    /// Cancel the armed deadline. Once this returns the flag is not raised for it.
+    pub fn disarm(&self) {
+        let (m, cv) = &*self.shared;
+        if let Ok(mut st) = m.lock() {
+            st.deadline = None;
+            cv.notify_one();
+        }
+    }
+
+    /// Stop the timer thread.
+    pub fn shut_down(&self) {
+        let (m, cv) = &*self.shared;
+        if let Ok(mut st) = m.lock() {
+            st.quit = true;
+            st.deadline = None;
+            cv.notify_one();
+        }
+    }
+}
+
+/// The watchdog thread: sleep until the armed deadline, then raise `stop` (under the
+/// lock, so a disarm that returned first always wins).
+fn watch(shared: &(Mutex<WatchState>, Condvar), stop: &AtomicBool) {
+    let (m, cv) = shared;
+    let Ok(mut st) = m.lock() else { return };
+    loop {
+        if st.quit {
+            return;
+        }
+        st = match st.deadline {
+            None => match cv.wait(st) {
+                Ok(g) => g,
+                Err(_) => return,
+            },
+            Some(d) => {
+                let now = Instant::now();
+                if now >= d {
+                    stop.store(true, Ordering::SeqCst);
+                    st.deadline = None;
+                    continue;
+                }
+                match cv.wait_timeout(st, d - now) {
+                    Ok((g, _)) => g,
+                    Err(_) => return,
+                }
+            }
+        };
     }
 }
 
@@ -624,6 +818,118 @@ mod tests {
             .set_position(&[Pos::new(1, 1)], &[Pos::new(2, 2), Pos::new(3, 3)], &[])
             .is_err());
         assert_eq!(e.board().history(), &[Pos::new(7, 7)]);
+    }
+
+    #[test]
+    fn search_tables_are_allocated_before_the_first_search() {
+        let mut e = Engine::new();
+        assert_eq!(e.allocated_tt_bytes(), 0, "nothing before START");
+        e.set_memory_limit(367_001_600);
+        assert_eq!(e.allocated_tt_bytes(), 0, "INFO before START only records");
+        e.new_game(15, 15, Rule::Freestyle).unwrap();
+        let full = e.allocated_tt_bytes();
+        assert!(full > 0 && full <= tt_bytes_for(367_001_600, None));
+        // A smaller limit after START resizes at once, not at the next search.
+        e.set_memory_limit(50_000_000);
+        let small = e.allocated_tt_bytes();
+        assert!(small > 0 && small < full && small <= tt_bytes_for(50_000_000, None));
+        e.set_hash_kib(1024);
+        assert!(e.allocated_tt_bytes() <= 1 << 20);
+        assert!(e.allocated_tt_bytes() > (1 << 20) - (1 << 10));
+        // Faulting in is done in steps and ends.
+        let mut steps = 0;
+        while e.prefault(256 << 10) {
+            steps += 1;
+            assert!(steps < 100);
+        }
+        assert!(steps >= 3);
+    }
+
+    #[test]
+    fn tables_stay_within_the_memory_limit() {
+        for limit in [
+            10_000_000u64,
+            50_000_000,
+            367_001_600,
+            2_147_483_647,
+            1 << 40,
+        ] {
+            let t = tt_bytes_for(limit, None) as u64;
+            assert!(
+                t + NON_TT_MEMORY <= limit.max(NON_TT_MEMORY + 64 * 1024),
+                "{limit}"
+            );
+            // An explicit hash size never breaks the limit either.
+            let h = tt_bytes_for(limit, Some(1 << 30)) as u64;
+            assert!(h + NON_TT_MEMORY <= limit.max(NON_TT_MEMORY + 64 * 1024));
+        }
+    }
+
+    #[test]
+    fn a_new_rule_clears_the_results_of_the_old_one() {
+        let mut e = Engine::new();
+        e.new_game(15, 15, Rule::Freestyle).unwrap();
+        e.play(Pos::new(7, 7)).unwrap();
+        let mut l = SearchLimits::fixed(std::time::Duration::from_secs(30), Instant::now());
+        l.max_depth = Some(2);
+        e.go(&l, &mut |_| {});
+        assert!(e.searched.is_some());
+        e.set_rule(Rule::Renju);
+        assert!(e.searched.is_none());
+    }
+
+    fn quiet_position(rule: Rule) -> Engine {
+        let mut e = Engine::new();
+        e.set_memory_limit(50_000_000);
+        e.new_game(15, 15, rule).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (2, 2), (12, 12), (7, 9), (9, 7)] {
+            e.play(Pos::new(x, y)).unwrap();
+        }
+        e
+    }
+
+    #[test]
+    fn a_search_stopped_by_the_flag_returns_a_legal_move() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            // Flag already raised: nothing completes, the answer is still legal.
+            let mut e = quiet_position(rule);
+            let stop = e.stop_flag();
+            stop.store(true, Ordering::SeqCst);
+            let l = SearchLimits::fixed(std::time::Duration::from_secs(60), Instant::now());
+            let m = e.go(&l, &mut |_| {});
+            assert!(e.board.is_legal(m), "{rule:?} {m:?}");
+            // Raised from another thread during a long search.
+            stop.store(false, Ordering::SeqCst);
+            let raiser = {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(30));
+                    stop.store(true, Ordering::SeqCst);
+                })
+            };
+            let mut iterations = 0;
+            let m = e.go(&l, &mut |_| iterations += 1);
+            raiser.join().unwrap();
+            assert!(e.board.is_legal(m), "{rule:?} {m:?}");
+            assert!(e.board.is_empty(m));
+        }
+    }
+
+    #[test]
+    fn watchdog_raises_the_flag_at_the_deadline_unless_disarmed() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let w = Watchdog::new(Arc::clone(&stop));
+        w.arm(Instant::now() + std::time::Duration::from_millis(20));
+        w.disarm();
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        assert!(!stop.load(Ordering::SeqCst), "disarmed before the deadline");
+        w.arm(Instant::now());
+        let t = Instant::now();
+        while !stop.load(Ordering::SeqCst) {
+            assert!(t.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        w.shut_down();
     }
 
     #[test]

@@ -262,6 +262,32 @@ mod tests {
             (Some(5000), 120_000, Some(100), 40, 0, 0),
             // play fast with little match time left
             (Some(0), 10_000, Some(70), 5, 0, 10),
+            // short turns (arbiter tests): the 50 ms reserve dominates
+            (Some(100), 0, None, 0, 30, 50),
+            (Some(200), 0, None, 0, 90, 150),
+            (Some(100), 0, Some(UNLIMITED_LEFT_MS), 20, 30, 50),
+            // a turn shorter than the reserve: nothing but the emergency move
+            (Some(40), 0, None, 0, 0, 0),
+            // Gomocup fastgame (5 s / 120 s) late in the game: the match share binds
+            (Some(5000), 120_000, Some(30_000), 40, 2442, 4071),
+            // Gomocup final leagues (300 s / 1000 s), first move: a seventh of the match,
+            // optimum a thirtieth of it
+            (
+                Some(300_000),
+                1_000_000,
+                Some(1_000_000),
+                0,
+                33_333,
+                142_357,
+            ),
+            // time_left 0 or negative: answer at once
+            (Some(5000), 120_000, Some(0), 10, 0, 0),
+            (None, 120_000, Some(-300), 10, 0, 0),
+            // play fast ignores a long match clock but not a short one
+            (Some(0), 180_000, Some(180_000), 0, 0, 50),
+            (Some(0), 0, Some(UNLIMITED_LEFT_MS), 0, 0, 50),
+            // Yixin-Board's "unlimited": a huge turn and match
+            (Some(2_000_000), 100_000_000, None, 0, 1_199_700, 1_999_500),
             // absurd numbers are capped at a day
             (Some(i64::MAX), 0, None, 0, 51_839_700, 86_399_500),
             (None, i64::MAX, Some(i64::MAX), 0, 51_839_700, 86_399_500),

@@ -4,8 +4,13 @@
 //! Each entry is two `u64` words: the full key, and packed data (value, best move, depth,
 //! bound, generation). The table is a flat `Vec<u64>` allocated zeroed, so the operating
 //! system maps pages lazily and creating a large table costs almost nothing until the
-//! search touches it. Mate scores are stored relative to the node (distance from the
-//! node, not from the root) and converted back on probe.
+//! search touches it. Touching is what costs: a first write to a page is a page fault
+//! (measured here: 128 MiB take 0.2–0.3 s to fault in, against ~15 ms to `memset` once
+//! mapped). So the engine allocates the table when its size becomes known and faults it
+//! in with [`Tt::prefault`] in small steps while it waits for input; a search on a cold
+//! table is only slower, never late (it polls the clock). [`Tt::clear`] keeps a warm table
+//! mapped. Mate scores are stored relative to the node (distance from the node, not from
+//! the root) and converted back on probe.
 
 use crate::types::{Pos, Value, VALUE_MATE_IN_MAX};
 
@@ -104,7 +109,12 @@ pub struct Tt {
     words: Vec<u64>,
     buckets: usize,
     generation: u8,
+    /// Words below this index have been faulted in by [`Tt::prefault`].
+    warm_words: usize,
 }
+
+/// `u64` words per 4 KiB page (one write per page faults it in).
+const PAGE_WORDS: usize = 4096 / 8;
 
 impl Tt {
     /// A table of at most `bytes` bytes (at least one bucket), all slots empty.
@@ -115,7 +125,34 @@ impl Tt {
             words: vec![0; buckets * WORDS],
             buckets,
             generation: 0,
+            warm_words: 0,
         }
+    }
+
+    /// Fault in up to `max_bytes` more of the table (one write per page, in order).
+    /// Returns true while part of the table is still cold. Call it while idle: it
+    /// costs a page fault per 4 KiB the first time and nothing afterwards.
+    pub fn prefault(&mut self, max_bytes: usize) -> bool {
+        let end = self
+            .warm_words
+            .saturating_add(max_bytes / 8)
+            .min(self.words.len());
+        let mut i = self.warm_words;
+        while i < end {
+            // The word is written back unchanged; `black_box` keeps the write (the
+            // page fault) from being optimised away.
+            let w = self.words[i];
+            self.words[i] = std::hint::black_box(w);
+            i += PAGE_WORDS;
+        }
+        self.warm_words = end;
+        self.warm_words < self.words.len()
+    }
+
+    /// Bytes of the table already faulted in by [`Tt::prefault`].
+    #[must_use]
+    pub fn warm_bytes(&self) -> usize {
+        self.warm_words * 8
     }
 
     /// Size in bytes.
@@ -132,10 +169,18 @@ impl Tt {
         }
     }
 
-    /// Forget everything (a fresh zeroed allocation: cheap, pages are mapped lazily).
+    /// Forget everything. A table that is fully faulted in is zeroed in place (a
+    /// `memset` of mapped memory, ~15 ms for 128 MiB) so it stays warm; otherwise it is
+    /// replaced by a fresh lazily mapped allocation (zeroing the cold part in place would
+    /// fault it all in at once).
     pub fn clear(&mut self) {
-        self.words = Vec::new();
-        self.words = vec![0; self.buckets * WORDS];
+        if self.warm_words >= self.words.len() {
+            self.words.fill(0);
+        } else {
+            self.words = Vec::new();
+            self.words = vec![0; self.buckets * WORDS];
+            self.warm_words = 0;
+        }
         self.generation = 0;
     }
 
@@ -246,6 +291,40 @@ mod tests {
             let (v2, m2, d2, b2, g2) = unpack(pack(v, Pos::new(31, 31), d, b, 200));
             assert_eq!((v2, m2, d2, b2, g2), (v, Pos::new(31, 31), d, b, 200));
         }
+    }
+
+    #[test]
+    fn prefault_keeps_entries_and_reports_progress() {
+        let mut t = Tt::new(3 * 4096 + 64);
+        t.store(
+            0x1234_5678_9abc_def0,
+            0,
+            77,
+            Pos::new(3, 4),
+            5,
+            Bound::Exact,
+        );
+        assert!(t.prefault(4096));
+        assert_eq!(t.warm_bytes(), 4096);
+        while t.prefault(4096) {}
+        assert_eq!(t.warm_bytes(), t.bytes());
+        let hit = t.probe(0x1234_5678_9abc_def0, 0).unwrap();
+        assert_eq!((hit.value, hit.best, hit.depth), (77, Pos::new(3, 4), 5));
+        t.clear();
+        assert_eq!(t.warm_bytes(), t.bytes(), "a warm table stays warm");
+        assert!(t.probe(0x1234_5678_9abc_def0, 0).is_none());
+    }
+
+    #[test]
+    fn resize_to_another_size_starts_empty_and_cold() {
+        let mut t = Tt::new(1 << 16);
+        t.store(42, 0, 1, Pos::new(1, 1), 1, Bound::Lower);
+        while t.prefault(1 << 12) {}
+        t.resize(1 << 16);
+        assert!(t.probe(42, 0).is_some(), "same size keeps the contents");
+        t.resize(1 << 17);
+        assert_eq!((t.bytes(), t.warm_bytes()), (1 << 17, 0));
+        assert!(t.probe(42, 0).is_none());
     }
 
     #[test]

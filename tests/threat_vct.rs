@@ -23,13 +23,50 @@ fn vct_strategy(board: &mut Board, a: Color, plies: i32) -> Option<Vec<Pos>> {
     }
 }
 
+/// Which search of the VCT solver a test runs.
+#[derive(Clone, Copy, Debug)]
+enum Algo {
+    /// `solve`: both searches in turns.
+    Both,
+    /// `solve_dfpn`.
+    Dfpn,
+    /// `solve_dfs`.
+    Dfs,
+}
+
+fn run(
+    s: &mut VctSolver,
+    algo: Algo,
+    board: &mut Board,
+    a: Color,
+    max_plies: i32,
+    nodes: u64,
+) -> ThreatResult {
+    match algo {
+        Algo::Both => s.solve(board, a, max_plies, nodes, &NO_STOP),
+        Algo::Dfpn => s.solve_dfpn(board, a, max_plies, nodes, &NO_STOP),
+        Algo::Dfs => s.solve_dfs(board, a, max_plies, nodes, &NO_STOP),
+    }
+}
+
 /// Run the VCT solver for the side to move; on a win within `verify_plies`, check it
 /// against every defence.
 fn vct(board: &mut Board, max_plies: i32, nodes: u64, verify_plies: i32) -> ThreatResult {
+    vct_with(Algo::Both, board, max_plies, nodes, verify_plies)
+}
+
+/// [`vct`] with a chosen search.
+fn vct_with(
+    algo: Algo,
+    board: &mut Board,
+    max_plies: i32,
+    nodes: u64,
+    verify_plies: i32,
+) -> ThreatResult {
     let mut s = VctSolver::new(1 << 22);
     let key = board.key();
     let a = board.side_to_move();
-    let r = s.solve(board, a, max_plies, nodes, &NO_STOP);
+    let r = run(&mut s, algo, board, a, max_plies, nodes);
     assert_eq!(board.key(), key, "solver must restore the board");
     board.assert_consistent();
     if let ThreatResult::Win { first, plies } = r {
@@ -107,20 +144,56 @@ fn quintet_vct_cases_never_claim_a_disproven_win() {
 }
 
 #[test]
+fn quintet_vct_cases_never_claim_a_disproven_win_by_dfpn_alone() {
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let r = vct_with(Algo::Dfpn, &mut b, 2 * case.limit + 1, 300_000, 0);
+        if !case.proven {
+            assert!(!r.is_win(), "{}: claimed {r:?}", case.name);
+        }
+    }
+}
+
+#[test]
 fn quintet_short_vct_wins_are_found_and_hold() {
-    for name in [
-        "vct_black",
-        "vct_white",
-        "vct_counter",
-        "vct_game_white_l03_2",
-    ] {
+    for algo in [Algo::Both, Algo::Dfpn, Algo::Dfs] {
+        for name in [
+            "vct_black",
+            "vct_white",
+            "vct_counter",
+            "vct_game_white_l03_2",
+        ] {
+            let case = quintet_cases()
+                .into_iter()
+                .find(|c| c.name == name)
+                .unwrap();
+            let mut b = case.board;
+            let r = vct_with(algo, &mut b, 2 * case.limit + 1, 3_000_000, 9);
+            assert!(r.is_win(), "{name} {algo:?}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn a_search_cut_by_its_node_budget_is_not_a_no_win_on_the_next_call() {
+    // The same solver is asked again and again with a budget too small to finish: its
+    // tables must not turn the unfinished work into a "no win" (the deepening search
+    // once did, from a stored failure limited by its threat budget).
+    for algo in [Algo::Both, Algo::Dfpn, Algo::Dfs] {
         let case = quintet_cases()
             .into_iter()
-            .find(|c| c.name == name)
+            .find(|c| c.name == "vct_black")
             .unwrap();
         let mut b = case.board;
-        let r = vct(&mut b, 2 * case.limit + 1, 3_000_000, 9);
-        assert!(r.is_win(), "{name}: {r:?}");
+        let a = b.side_to_move();
+        let mut s = VctSolver::new(1 << 22);
+        let mut won = false;
+        for budget in [200, 400, 800, 1_600, 3_200, 6_400, 12_800, 3_000_000] {
+            let r = run(&mut s, algo, &mut b, a, 2 * case.limit + 1, budget);
+            assert_ne!(r, ThreatResult::NoWin, "{algo:?} budget {budget}");
+            won |= r.is_win();
+        }
+        assert!(won, "{algo:?}");
     }
 }
 

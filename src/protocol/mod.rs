@@ -569,6 +569,14 @@ impl<W: Write> Session<W> {
                 emit_to(out, broken, &reply::search_info(info));
             }
         });
+        log::record(
+            '#',
+            &format!(
+                "search returned {mv} after {} ms (hard limit {} ms)",
+                limits.elapsed().as_millis(),
+                limits.maximum.as_millis()
+            ),
+        );
         self.clock.charge(limits.elapsed());
         let mut played = mv.is_some() && self.engine.play(mv).is_ok();
         if !played {
@@ -621,6 +629,7 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
                     control.request_stop(seq);
                     continue;
                 }
+                "INFO" => prebuild_rule_tables(text),
                 _ => {}
             }
         }
@@ -634,6 +643,23 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
         {
             return;
         }
+    }
+}
+
+/// On `INFO rule`, start building that rule's pattern tables on a helper thread at once
+/// (50–120 ms of work): when a manager writes START, the INFO lines and the first move in
+/// one burst (the Gomocup judge), the main thread is still starting up, and on a second
+/// core the tables are ready by the time it applies the rule. The tables are built once
+/// per process; a second `get` waits for the first.
+fn prebuild_rule_tables(line: &str) {
+    let (_, rest) = parse::split_command(line);
+    if let Info::Rule(v) = parse::parse_info(rest) {
+        let (rule, _) = Rule::from_piskvork(v);
+        let _ = std::thread::Builder::new()
+            .name("rule-tables".into())
+            .spawn(move || {
+                let _ = crate::pattern::RuleTables::get(rule);
+            });
     }
 }
 
@@ -655,13 +681,32 @@ pub fn run() -> i32 {
     }
     let mut session = Session::with_control(io::stdout().lock(), control);
     session.log_input = false; // the reader logs lines when they arrive
-    while let Ok(inc) = rx.recv() {
+    loop {
+        // While no line is waiting, fault in the search tables a step at a time, so the
+        // first searches do not pay for it; a waiting line is handled first.
+        let inc = match rx.try_recv() {
+            Ok(inc) => inc,
+            Err(mpsc::TryRecvError::Disconnected) => break,
+            Err(mpsc::TryRecvError::Empty) => {
+                if session.engine.prefault(PREFAULT_STEP) {
+                    continue;
+                }
+                match rx.recv() {
+                    Ok(inc) => inc,
+                    Err(_) => break,
+                }
+            }
+        };
         if session.handle(inc) == Flow::Exit {
             break;
         }
     }
     0
 }
+
+/// Bytes of search tables faulted in per idle step (~2 ms here): the delay an incoming
+/// line can see before it is handled (its clock already runs from receipt).
+pub const PREFAULT_STEP: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {
@@ -719,7 +764,8 @@ mod tests {
             .iter()
             .any(|l| l.starts_with("MESSAGE depth")));
         s.handle(Incoming::now(3, "INFO show_detail 0"));
-        s.handle(Incoming::now(4, "TURN 0,0"));
+        s.handle(Incoming::now(4, "INFO timeout_turn 300"));
+        s.handle(Incoming::now(5, "TURN 0,0"));
         let r = replies(&mut s);
         assert_eq!(r.len(), 1, "{r:?}");
     }
@@ -749,6 +795,53 @@ mod tests {
             [Pos::new(7, 7), Pos::new(8, 8)]
         );
         assert_eq!(s.engine().board().move_count(), 3);
+    }
+
+    fn depths(r: &[String]) -> Vec<i32> {
+        r.iter()
+            .filter_map(|l| l.strip_prefix("MESSAGE depth "))
+            .filter_map(|l| l.split('-').next()?.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn info_max_depth_and_max_node_bound_the_search() {
+        let mut s = session();
+        s.handle(Incoming::now(2, "INFO timeout_turn 60000"));
+        s.handle(Incoming::now(3, "INFO max_depth 3"));
+        for (i, l) in ["BOARD", "7,7,1", "8,8,2", "2,2,1", "12,12,2", "DONE"]
+            .iter()
+            .enumerate()
+        {
+            s.handle(Incoming::now(4 + i as u64, l));
+        }
+        let r = replies(&mut s);
+        assert_eq!(depths(&r).last(), Some(&3), "{r:?}");
+        s.handle(Incoming::now(20, "INFO max_depth 0"));
+        s.handle(Incoming::now(21, "INFO max_node 3000"));
+        s.handle(Incoming::now(22, "TURN 0,0"));
+        let r = replies(&mut s);
+        let nodes: Vec<u64> = r
+            .iter()
+            .filter_map(|l| l.split(" n ").nth(1)?.split(' ').next()?.parse().ok())
+            .collect();
+        assert!(nodes.iter().all(|&n| n <= 3000), "{r:?}");
+        assert!(r.last().is_some_and(|l| !l.starts_with("MESSAGE")), "{r:?}");
+    }
+
+    #[test]
+    fn start_allocates_the_search_tables_before_the_first_move() {
+        let mut s = Session::new(Vec::new());
+        s.handle(Incoming::now(1, "INFO max_memory 367001600"));
+        assert_eq!(s.engine().allocated_tt_bytes(), 0);
+        s.handle(Incoming::now(2, "START 15"));
+        let bytes = s.engine().allocated_tt_bytes();
+        assert_eq!(
+            bytes,
+            crate::engine::tt_bytes_for(367_001_600, None) / 64 * 64
+        );
+        s.handle(Incoming::now(3, "INFO max_memory 50000000"));
+        assert!(s.engine().allocated_tt_bytes() < bytes);
     }
 
     #[test]

@@ -20,6 +20,17 @@ pub enum Mode {
     Vct,
 }
 
+/// Which VCT search the commands run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VctAlgo {
+    /// [`VctSolver::solve`]: df-pn and depth-first in turns.
+    Both,
+    /// [`VctSolver::solve_dfpn`].
+    Dfpn,
+    /// [`VctSolver::solve_dfs`].
+    Dfs,
+}
+
 /// Options of `solve`.
 ///
 /// Why it exists: parsed once from argv, shared by `solve` and `solve-bench`.
@@ -41,6 +52,8 @@ pub struct Options {
     pub data: String,
     /// Suite filter for `solve-bench` (substring of the set name).
     pub only: Option<String>,
+    /// VCT search: `both` (default, [`VctSolver::solve`]), `dfpn` or `dfs`.
+    pub vct_algo: VctAlgo,
 }
 
 impl Default for Options {
@@ -54,6 +67,7 @@ impl Default for Options {
             max_plies: 199,
             data: "../shared/data".to_string(),
             only: None,
+            vct_algo: VctAlgo::Both,
         }
     }
 }
@@ -90,6 +104,14 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--max-plies" => o.max_plies = num(&val)?.min(999) as i32,
             "--data" => o.data = val,
             "--only" => o.only = Some(val),
+            "--vct-algo" => {
+                o.vct_algo = match val.as_str() {
+                    "both" => VctAlgo::Both,
+                    "dfpn" => VctAlgo::Dfpn,
+                    "dfs" => VctAlgo::Dfs,
+                    _ => return Err(format!("bad VCT search {val}")),
+                }
+            }
             _ => return Err(format!("unknown option {key}")),
         }
         i += 2;
@@ -169,6 +191,8 @@ pub fn build_board(pl: &PositionLine, size: usize, rule: Rule) -> Result<Board, 
 pub struct Runner {
     vcf: VcfSolver,
     vct: VctSolver,
+    /// Which VCT search runs.
+    pub vct_algo: VctAlgo,
 }
 
 /// The answer to one position.
@@ -197,6 +221,7 @@ impl Runner {
         Runner {
             vcf: VcfSolver::new(64 << 20),
             vct: VctSolver::new(64 << 20),
+            vct_algo: VctAlgo::Both,
         }
     }
 
@@ -237,7 +262,12 @@ impl Runner {
                     )
                 }
                 Mode::Vct => {
-                    let r = self.vct.solve(board, attacker, max_plies, u64::MAX, &stop);
+                    let v = &mut self.vct;
+                    let r = match self.vct_algo {
+                        VctAlgo::Both => v.solve(board, attacker, max_plies, u64::MAX, &stop),
+                        VctAlgo::Dfpn => v.solve_dfpn(board, attacker, max_plies, u64::MAX, &stop),
+                        VctAlgo::Dfs => v.solve_dfs(board, attacker, max_plies, u64::MAX, &stop),
+                    };
                     (
                         r,
                         self.vct.principal_line().to_vec(),
@@ -288,6 +318,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let mut runner = Runner::new();
+    runner.vct_algo = o.vct_algo;
     let mut times = Vec::new();
     let mut solved = 0;
     let mut total = 0;
@@ -330,6 +361,7 @@ struct SetStats {
     wins: usize,
     times: Vec<f64>,
     over_1s: usize,
+    nodes: u64,
     notes: Vec<String>,
 }
 
@@ -343,13 +375,14 @@ impl SetStats {
             self.over_1s += 1;
         }
         self.times.push(a.ms);
+        self.nodes += a.nodes;
     }
 
     fn report(&mut self, name: &str) -> String {
         let max = self.times.iter().copied().fold(0.0, f64::max);
         let total_ms: f64 = self.times.iter().sum();
         format!(
-            "{name}: won {}/{} ({:.1}%) median_ms {:.1} max_ms {:.1} total_ms {:.0} over_1s {}{}",
+            "{name}: won {}/{} ({:.1}%) median_ms {:.1} max_ms {:.1} total_ms {:.0} over_1s {} nodes {}{}",
             self.wins,
             self.total,
             100.0 * self.wins as f64 / self.total.max(1) as f64,
@@ -357,6 +390,7 @@ impl SetStats {
             max,
             total_ms,
             self.over_1s,
+            self.nodes,
             if self.notes.is_empty() {
                 String::new()
             } else {
@@ -403,6 +437,7 @@ pub fn bench(args: &[String]) -> i32 {
         }
     };
     let mut runner = Runner::new();
+    runner.vct_algo = o.vct_algo;
     let want = |name: &str| o.only.as_deref().is_none_or(|s| name.contains(s));
     // lfz084: sets by id prefix.
     let mut sets: Vec<(String, SetStats)> = Vec::new();

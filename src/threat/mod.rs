@@ -25,6 +25,7 @@
 
 pub mod cli;
 pub mod defence;
+pub mod dfpn;
 pub mod tt;
 pub mod vcf;
 pub mod vct;

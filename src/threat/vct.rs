@@ -14,6 +14,7 @@
 //! are not part of a VCF, within a total limit on attacking moves; a table of proven and
 //! disproven positions.
 
+use super::dfpn::Dfpn;
 use super::tt::Tt;
 use super::vcf::VcfSolver;
 use super::{all_fives, reply_to_fives, Reply};
@@ -28,6 +29,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Longest attack followed (attacking moves before the five).
 pub const MAX_ATTACKS: i32 = 60;
+/// Node budget of the first turn of each search in [`VctSolver::solve`].
+const PORTFOLIO_FIRST_ROUND: u64 = 20_000;
 /// Node budget of each inner VCF question.
 const INNER_VCF_NODES: u64 = 20_000;
 /// Node budget of the "would the defender's pass lose to a VCF?" test of each candidate
@@ -73,6 +76,7 @@ enum Node {
 /// threats; the table persists across calls so repeated questions get cheaper.
 pub struct VctSolver {
     vcf: VcfSolver,
+    dfpn: Dfpn,
     tt: Tt,
     squares: Vec<Pos>,
     size: (usize, usize),
@@ -95,8 +99,9 @@ impl VctSolver {
     #[must_use]
     pub fn new(tt_bytes: usize) -> VctSolver {
         VctSolver {
-            vcf: VcfSolver::new(tt_bytes / 2),
-            tt: Tt::new(tt_bytes / 2),
+            vcf: VcfSolver::new(tt_bytes / 4),
+            dfpn: Dfpn::new(tt_bytes / 2),
+            tt: Tt::new(tt_bytes / 4),
             squares: Vec::new(),
             size: (0, 0),
             key: 0,
@@ -116,6 +121,7 @@ impl VctSolver {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.vcf.clear();
+        self.dfpn.clear();
     }
 
     /// Counters of the last call (inner VCF nodes included).
@@ -138,7 +144,80 @@ impl VctSolver {
     /// over the threat moves this solver tries (fours, threes, two closed threes, two open
     /// twos): a quieter first move may still win (quintet's `vct_game_black_l05_3`), so
     /// treat `NoWin` as "none found", unlike the VCF solver's exact `NoWin`.
+    ///
+    /// Searched by df-pn ([`VctSolver::solve_dfpn`]) and the depth-first search
+    /// ([`VctSolver::solve_dfs`]) in turns with doubling node budgets (each keeps its
+    /// table between turns): the two solve different puzzles fast, and the turns cost at
+    /// most a small factor over the faster one.
     pub fn solve(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+    ) -> ThreatResult {
+        let mut used = 0u64;
+        let mut round = PORTFOLIO_FIRST_ROUND;
+        loop {
+            let mut progressed = false;
+            for dfs in [false, true] {
+                let left = node_limit.saturating_sub(used);
+                if left == 0 || stop.load(Ordering::Relaxed) {
+                    self.stats.nodes = used;
+                    return ThreatResult::Unknown;
+                }
+                let budget = round.min(left);
+                let r = if dfs {
+                    self.solve_dfs(board, attacker, max_plies, budget, stop)
+                } else {
+                    self.solve_dfpn(board, attacker, max_plies, budget, stop)
+                };
+                used = used.saturating_add(self.stats.nodes);
+                if r != ThreatResult::Unknown {
+                    self.stats.nodes = used;
+                    return r;
+                }
+                // Unknown without spending the budget: an inner question was cut short,
+                // more nodes would not change the answer.
+                progressed |= self.stats.nodes >= budget;
+            }
+            if !progressed {
+                self.stats.nodes = used;
+                return ThreatResult::Unknown;
+            }
+            round = round.saturating_mul(2);
+        }
+    }
+
+    /// [`VctSolver::solve`] by df-pn alone.
+    pub fn solve_dfpn(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+    ) -> ThreatResult {
+        let key = root_key(board, attacker, 0xDF9);
+        let r = self.dfpn.solve(
+            board,
+            attacker,
+            max_plies,
+            node_limit,
+            stop,
+            key,
+            &mut self.vcf,
+        );
+        self.stats = self.dfpn.stats;
+        self.line.clear();
+        self.line.extend_from_slice(&self.dfpn.line);
+        r
+    }
+
+    /// The same question answered by the older depth-first search (iterative deepening
+    /// on the number of threats that are not part of a VCF); kept for comparison.
+    pub fn solve_dfs(
         &mut self,
         board: &mut Board,
         attacker: Color,
@@ -235,6 +314,14 @@ impl VctSolver {
         r
     }
 
+    /// Store a failure unless the node budget ran out during this call: a VCF question
+    /// cut short by it counted as "no VCF", which must not outlive the call.
+    fn store_loss(&mut self, key: u64, bud: Budget) {
+        if self.stats.nodes < self.node_limit {
+            self.tt.store_loss_total(key, bud.threats, bud.total);
+        }
+    }
+
     fn place(&mut self, board: &mut Board, p: Pos, c: Color) {
         board.place(p, c);
         self.key ^= HASH.stone(c, p);
@@ -265,6 +352,9 @@ impl VctSolver {
                 return (Node::Win(i32::from(e.plies)), vec![Pos(e.best)]);
             }
             if !e.is_win() && i32::from(e.depth) >= bud.threats && i32::from(e.total) >= bud.total {
+                // The stored failure may have been limited by a threat budget (of this
+                // or an earlier call): let the deepening go on.
+                self.cut = true;
                 return (Node::Fail, Vec::new());
             }
         }
@@ -277,7 +367,7 @@ impl VctSolver {
             // Forced block (it need not be a threat itself; the defender node decides).
             let p = find_five(board, &self.squares, d).expect("counted five");
             if nd >= 2 || !legal_for(board, p, a) {
-                self.tt.store_loss_total(key, bud.threats, bud.total);
+                self.store_loss(key, bud);
                 return (Node::Fail, Vec::new());
             }
             self.place(board, p, a);
@@ -292,7 +382,7 @@ impl VctSolver {
         }
         if bud.total <= 1 {
             // One attacking move left: only a VCF (checked above) can win.
-            self.tt.store_loss_total(key, bud.threats, bud.total);
+            self.store_loss(key, bud);
             return (Node::Fail, Vec::new());
         }
         if bud.threats <= 0 {
@@ -329,7 +419,7 @@ impl VctSolver {
                 Node::Fail => {}
             }
         }
-        self.tt.store_loss_total(key, bud.threats, bud.total);
+        self.store_loss(key, bud);
         (Node::Fail, Vec::new())
     }
 
@@ -350,7 +440,7 @@ impl VctSolver {
                 (Node::Win(p + 1), line)
             }
             Node::Fail => {
-                self.tt.store_loss_total(key, bud.threats, bud.total);
+                self.store_loss(key, bud);
                 (Node::Fail, Vec::new())
             }
             Node::Abort => (Node::Abort, Vec::new()),

@@ -1,0 +1,868 @@
+//! Depth-first proof-number search (df-pn) over the threat space: the engine behind
+//! [`super::vct::VctSolver::solve`].
+//!
+//! OR nodes (attacker to move) try, in order: a five; the forced block of a defender
+//! five; a VCF (the inner VCF solver, a proof leaf); then every threat move (a four, a
+//! three, two closed threes, two open twos; renju black: legal ones only). AND nodes
+//! (defender to move) after an attacking move: a defender five disproves; attacker five
+//! points force the block; otherwise the move is a threat only if the attacker has a VCF
+//! were the defender to pass (else the node is disproven). The defences considered are
+//! the squares that can touch that VCF line (within five cells along a line of any of its
+//! stones), every defender four, and, where the line relies on the exact renju
+//! forbidden-point rule, every empty square; a defence after which the line still works
+//! (replayed move by move) or a new VCF exists is refuted at once and stored as proven.
+//!
+//! Proof and disproof numbers live in a fixed-size table (no allocation per node; the
+//! children of the nodes on the current path sit in one reused stack). A proof records
+//! its length in plies and is used only where that fits the remaining ply budget; a
+//! disproof records the budget it was searched with. Positions only gain stones along a
+//! line, so the graph has no cycles.
+
+use super::vcf::VcfSolver;
+use super::vct::replay;
+use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, Reply};
+use super::{SolveStats, ThreatResult, HASH};
+use crate::board::Board;
+use crate::pattern::Pattern4;
+use crate::types::{Color, Dir, Pos, Rule, NUM_CELLS};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// "Infinite" proof or disproof number.
+const INF: u32 = 1 << 28;
+/// Initial proof and disproof number of an unexpanded node of the common kind (smaller
+/// values mark children that are likely easy).
+const UNIT: u32 = 4;
+/// Node budget of each inner VCF question at a node.
+const INNER_VCF_NODES: u64 = 20_000;
+/// Node budget of the "would the defender's pass lose to a VCF?" test of a threat.
+const PASS_VCF_NODES: u64 = 2_000;
+/// `best` of a node proven by the inner VCF solver.
+const BEST_VCF: u16 = u16::MAX;
+
+/// One table slot of the df-pn search.
+///
+/// Why it exists: df-pn revisits nodes many times; the table keeps their proof and
+/// disproof numbers, proofs (with their length) and disproofs (with their ply budget).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    pn: u32,
+    dn: u32,
+    /// Nodes spent below this node (replacement priority).
+    work: u32,
+    /// Proven: plies to the five counted from this node's move.
+    plies: i16,
+    /// Disproven: the ply budget it was disproven with.
+    rem: i16,
+    /// Proven OR node: the winning move (`BEST_VCF`: the inner VCF's line). Proven AND
+    /// node: the most stubborn defence (0 if none is worth listing).
+    best: u16,
+    /// OR node: the ply budget within which the inner VCF found no win (0: not asked),
+    /// so that revisits skip the question.
+    vcf_rem: i16,
+}
+
+/// Bucketed table of [`Entry`]; replaces the entry with the least work.
+///
+/// Why it exists: bounds the memory of the df-pn search to the bytes it was given.
+struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+const BUCKET: usize = 4;
+
+impl Table {
+    fn new(bytes: usize) -> Table {
+        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let n = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        Table {
+            slots: vec![Entry::default(); n],
+            mask: (n - 1) & !(BUCKET - 1),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let b = key as usize & self.mask;
+        self.slots[b..b + BUCKET]
+            .iter()
+            .find(|e| e.key == key)
+            .copied()
+    }
+
+    #[inline]
+    fn store(&mut self, e: Entry) {
+        let b = e.key as usize & self.mask;
+        let bucket = &mut self.slots[b..b + BUCKET];
+        let mut victim = 0;
+        for (i, s) in bucket.iter().enumerate() {
+            if s.key == e.key || s.key == 0 {
+                victim = i;
+                break;
+            }
+            if s.work < bucket[victim].work {
+                victim = i;
+            }
+        }
+        bucket[victim] = e;
+    }
+}
+
+/// A child of a node on the current path.
+#[derive(Clone, Copy)]
+struct Child {
+    pos: Pos,
+    pn: u32,
+    dn: u32,
+    /// Proven: plies counted from the child's own move.
+    plies: i16,
+}
+
+/// What one call of [`Dfpn::mid`] ended with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Value {
+    pn: u32,
+    dn: u32,
+    plies: i16,
+}
+
+/// The df-pn engine with its table and reusable stacks.
+///
+/// Why it exists: the VCT solver's search, kept apart from the solver's public shell so
+/// the older depth-first search stays available for comparison.
+pub(crate) struct Dfpn {
+    tt: Table,
+    squares: Vec<Pos>,
+    size: (usize, usize),
+    key: u64,
+    node_limit: u64,
+    aborted: bool,
+    /// An inner VCF question ran out of budget: a disproof may be incomplete.
+    pub(crate) inexact: bool,
+    pub(crate) stats: SolveStats,
+    children: Vec<Child>,
+    lines: Vec<Pos>,
+    ranked: Vec<(u8, Pos)>,
+    mark: Vec<u32>,
+    stamp: u32,
+    /// The principal line of the last win.
+    pub(crate) line: Vec<Pos>,
+}
+
+impl Dfpn {
+    /// An engine whose table uses about `tt_bytes` bytes.
+    pub(crate) fn new(tt_bytes: usize) -> Dfpn {
+        Dfpn {
+            tt: Table::new(tt_bytes),
+            squares: Vec::new(),
+            size: (0, 0),
+            key: 0,
+            node_limit: 0,
+            aborted: false,
+            inexact: false,
+            stats: SolveStats::default(),
+            children: Vec::with_capacity(1 << 14),
+            lines: Vec::with_capacity(1 << 12),
+            ranked: Vec::with_capacity(NUM_CELLS),
+            mark: vec![0; NUM_CELLS],
+            stamp: 0,
+            line: Vec::with_capacity(256),
+        }
+    }
+
+    /// Forget every stored result.
+    pub(crate) fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Prove or disprove a win of `a` (moving now) within `max_plies` plies; `key`
+    /// identifies the position. See [`super::vct::VctSolver::solve`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn solve(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        max_plies: i32,
+        node_limit: u64,
+        stop: &AtomicBool,
+        key: u64,
+        vcf: &mut VcfSolver,
+    ) -> ThreatResult {
+        if self.size != (board.width(), board.height()) || self.squares.is_empty() {
+            self.squares = board.all_squares().collect();
+            self.size = (board.width(), board.height());
+        }
+        self.key = key;
+        self.node_limit = node_limit.max(1);
+        self.aborted = false;
+        self.inexact = false;
+        self.stats = SolveStats::default();
+        self.line.clear();
+        self.children.clear();
+        self.lines.clear();
+        let rem = max_plies.clamp(0, i32::from(i16::MAX) - 1);
+        if rem < 1 {
+            return ThreatResult::NoWin;
+        }
+        let v = self.mid(board, a, true, rem, INF, INF, stop, vcf);
+        if self.aborted {
+            return ThreatResult::Unknown;
+        }
+        if v.pn == 0 {
+            self.extract_line(board, a, rem, stop, vcf);
+            return match self.line.first() {
+                Some(&first) => ThreatResult::Win {
+                    first,
+                    plies: i32::from(v.plies),
+                },
+                None => ThreatResult::Unknown,
+            };
+        }
+        if v.dn == 0 && !self.inexact {
+            ThreatResult::NoWin
+        } else {
+            ThreatResult::Unknown
+        }
+    }
+
+    #[inline]
+    fn place(&mut self, board: &mut Board, p: Pos, c: Color) {
+        board.place(p, c);
+        self.key ^= HASH.stone(c, p);
+    }
+
+    #[inline]
+    fn lift(&mut self, board: &mut Board, p: Pos, c: Color) {
+        board.lift(p);
+        self.key ^= HASH.stone(c, p);
+    }
+
+    /// Ask the inner VCF solver about `a` on the current position, within `plies`.
+    fn vcf(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        plies: i32,
+        budget: u64,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> ThreatResult {
+        let left = self
+            .node_limit
+            .saturating_sub(self.stats.nodes)
+            .clamp(1, budget);
+        let key = self.key ^ 0x51A7_E5C0_FFEE_0001;
+        let r = vcf.solve_keyed(board, a, plies, left, stop, key);
+        self.stats.nodes += vcf.stats().nodes;
+        if r == ThreatResult::Unknown {
+            self.inexact = true;
+            if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        r
+    }
+
+    /// Proven value with `plies`.
+    fn proven(plies: i32) -> Value {
+        Value {
+            pn: 0,
+            dn: INF,
+            plies: plies as i16,
+        }
+    }
+
+    const DISPROVEN: Value = Value {
+        pn: INF,
+        dn: 0,
+        plies: 0,
+    };
+
+    /// The stored value of the current position for a node with `rem` plies left, if
+    /// the table knows something that applies.
+    #[inline]
+    fn lookup(&self, rem: i32) -> Option<(Value, Entry)> {
+        let e = self.tt.probe(self.key)?;
+        let v = if e.pn == 0 {
+            if i32::from(e.plies) > rem {
+                return None;
+            }
+            Self::proven(i32::from(e.plies))
+        } else if e.dn == 0 {
+            if i32::from(e.rem) < rem {
+                return None;
+            }
+            Self::DISPROVEN
+        } else {
+            Value {
+                pn: e.pn,
+                dn: e.dn,
+                plies: 0,
+            }
+        };
+        Some((v, e))
+    }
+
+    fn store(&mut self, v: Value, rem: i32, best: u16, work: u64, vcf_rem: i16) {
+        self.tt.store(Entry {
+            vcf_rem,
+            key: self.key,
+            pn: v.pn,
+            dn: v.dn,
+            work: work.min(u64::from(u32::MAX)) as u32,
+            plies: v.plies,
+            rem: rem as i16,
+            best,
+        });
+    }
+
+    /// Search the current position (OR node if `or`: attacker `a` to move; else the
+    /// defender to move) until its proof number reaches `th_pn` or its disproof number
+    /// `th_dn`, or it is solved. `rem`: plies left, counting this node's move.
+    #[allow(clippy::too_many_arguments)]
+    fn mid(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        or: bool,
+        rem: i32,
+        th_pn: u32,
+        th_dn: u32,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> Value {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_limit
+            || (self.stats.nodes & 255 == 0 && stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return Value {
+                pn: 1,
+                dn: 1,
+                plies: 0,
+            };
+        }
+        let start_nodes = self.stats.nodes;
+        let base = self.children.len();
+        let line_base = self.lines.len();
+        let expanded = if or {
+            self.expand_or(board, a, rem, stop, vcf)
+        } else {
+            self.expand_and(board, a, rem, stop, vcf)
+        };
+        let (mut worst, worst_pos, vcf_rem) = match expanded {
+            Expanded::Known(v) => {
+                self.children.truncate(base);
+                self.lines.truncate(line_base);
+                return v;
+            }
+            Expanded::Done(v, best) => {
+                if !self.aborted {
+                    let w = self.stats.nodes - start_nodes;
+                    self.store(v, rem, best, w, 0);
+                }
+                self.children.truncate(base);
+                self.lines.truncate(line_base);
+                return v;
+            }
+            Expanded::Children {
+                worst,
+                worst_pos,
+                vcf_rem,
+            } => (worst, worst_pos, vcf_rem),
+        };
+        if self.aborted {
+            // A partial expansion proves nothing (the root answers Unknown).
+            self.children.truncate(base);
+            self.lines.truncate(line_base);
+            return Value {
+                pn: 1,
+                dn: 1,
+                plies: 0,
+            };
+        }
+        let end = self.children.len();
+        let c = a.opp();
+        let mover = if or { a } else { c };
+        let result = loop {
+            // Combine the children: OR takes the smallest proof number and sums the
+            // disproof numbers, AND the other way round.
+            let (mut pn, mut dn) = if or { (INF, 0u32) } else { (0u32, INF) };
+            let mut best = base;
+            let mut second = INF;
+            let mut proven_plies = -1i16;
+            let mut stub = 0u16;
+            for i in base..end {
+                let ch = self.children[i];
+                if or {
+                    if ch.pn < pn {
+                        second = pn;
+                        pn = ch.pn;
+                        best = i;
+                    } else if ch.pn < second {
+                        second = ch.pn;
+                    }
+                    dn = (dn + ch.dn).min(INF);
+                } else {
+                    if ch.dn < dn {
+                        second = dn;
+                        dn = ch.dn;
+                        best = i;
+                    } else if ch.dn < second {
+                        second = ch.dn;
+                    }
+                    pn = (pn + ch.pn).min(INF);
+                    if ch.pn == 0 && ch.plies > proven_plies {
+                        proven_plies = ch.plies;
+                        stub = ch.pos.0;
+                    }
+                }
+            }
+            if or && pn == 0 {
+                let ch = self.children[best];
+                break (Self::proven(i32::from(ch.plies) + 1), ch.pos.0);
+            }
+            if !or && pn == 0 {
+                // The most stubborn defence is kept for the principal line.
+                let (plies, stub) = if proven_plies > worst {
+                    (proven_plies, stub)
+                } else {
+                    (worst, worst_pos)
+                };
+                worst = plies;
+                break (Self::proven(i32::from(worst) + 1), stub);
+            }
+            if dn == 0 {
+                break (Self::DISPROVEN, 0);
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted {
+                break (Value { pn, dn, plies: 0 }, 0);
+            }
+            let ch = self.children[best];
+            let (cth_pn, cth_dn) = if or {
+                let eps = second.saturating_add(second / 4).saturating_add(1);
+                (
+                    th_pn.min(eps).min(INF),
+                    if th_dn >= INF {
+                        INF
+                    } else {
+                        th_dn - dn + ch.dn
+                    },
+                )
+            } else {
+                let eps = second.saturating_add(second / 4).saturating_add(1);
+                (
+                    if th_pn >= INF {
+                        INF
+                    } else {
+                        th_pn - pn + ch.pn
+                    },
+                    th_dn.min(eps).min(INF),
+                )
+            };
+            self.place(board, ch.pos, mover);
+            let v = self.mid(board, a, !or, rem - 1, cth_pn, cth_dn, stop, vcf);
+            self.lift(board, ch.pos, mover);
+            let slot = &mut self.children[best];
+            slot.pn = v.pn;
+            slot.dn = v.dn;
+            slot.plies = v.plies;
+            if self.aborted {
+                break (Value { pn, dn, plies: 0 }, 0);
+            }
+        };
+        let (v, best) = result;
+        if !self.aborted {
+            let w = self.stats.nodes - start_nodes;
+            // Keep the work of earlier visits in the priority.
+            let prev = self.tt.probe(self.key).map_or(0, |e| u64::from(e.work));
+            self.store(v, rem, best, w + prev, vcf_rem);
+        }
+        self.children.truncate(base);
+        self.lines.truncate(line_base);
+        v
+    }
+
+    /// Push a child at the top of the child stack, reading the table for its value
+    /// (`rem`: the child's ply budget; the child's position is on the board).
+    fn push_child(&mut self, p: Pos, rem: i32, init_pn: u32) {
+        let v = self.lookup(rem).map_or(
+            Value {
+                pn: init_pn,
+                dn: UNIT,
+                plies: 0,
+            },
+            |(v, _)| v,
+        );
+        let ch = Child {
+            pos: p,
+            pn: v.pn,
+            dn: v.dn,
+            plies: v.plies,
+        };
+        self.children.push(ch);
+    }
+
+    /// Expand an OR node: a result, or its children pushed on the child stack.
+    fn expand_or(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> Expanded {
+        let d = a.opp();
+        if board.count(a, Pattern4::Five) > 0 {
+            let p = find_five(board, &self.squares, a).map_or(0, |p| p.0);
+            return Expanded::Done(Self::proven(1), p);
+        }
+        let mut vcf_known = false;
+        if let Some((v, e)) = self.lookup(rem) {
+            if v.pn == 0 || v.dn == 0 {
+                return Expanded::Known(v);
+            }
+            vcf_known = i32::from(e.vcf_rem) >= rem;
+        }
+        // A win needs at least a four, its block and the five.
+        if rem < 3 {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        let nd = board.count(d, Pattern4::Five);
+        if nd > 0 {
+            let p = find_five(board, &self.squares, d).expect("counted five");
+            if nd >= 2 || !legal_for(board, p, a) {
+                return Expanded::Done(Self::DISPROVEN, 0);
+            }
+            self.place(board, p, a);
+            self.push_child(p, rem - 1, UNIT);
+            self.lift(board, p, a);
+            return Expanded::Children {
+                worst: 0,
+                worst_pos: 0,
+                vcf_rem: 0,
+            };
+        }
+        if !vcf_known {
+            if let ThreatResult::Win { plies, .. } =
+                self.vcf(board, a, rem, INNER_VCF_NODES, stop, vcf)
+            {
+                return Expanded::Done(Self::proven(plies), BEST_VCF);
+            }
+        }
+        // A three, its defence, a four, its block and the five: five plies at least.
+        if rem < 5 || self.aborted {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        self.ranked.clear();
+        let last = board.last_move();
+        for i in 0..self.squares.len() {
+            let p = self.squares[i];
+            let rank = match board.pattern4(p, a) {
+                Pattern4::Block4Flex3 => 0u8,
+                Pattern4::Flex3x2 => 1,
+                Pattern4::Flex3Plus => 2,
+                Pattern4::Flex3 => 3,
+                Pattern4::Block4Plus => 4,
+                Pattern4::Block4 => 5,
+                Pattern4::Block3Plus => 6,
+                Pattern4::Flex2x2 => 7,
+                Pattern4::Block3 => 8,
+                Pattern4::Forbid
+                    if a == Color::Black
+                        && board.rule() == Rule::Renju
+                        && !board.is_forbidden(p) =>
+                {
+                    3
+                }
+                _ => continue,
+            };
+            let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
+            self.ranked.push((rank * 16 + dist, p));
+        }
+        self.ranked.sort_unstable();
+        for i in 0..self.ranked.len() {
+            let (r, p) = self.ranked[i];
+            // Expected number of defences: one for a four, a few for a three, more for
+            // the weaker threats.
+            let init = match r / 16 {
+                0 | 4 | 5 => UNIT,
+                1..=3 => 3 * UNIT,
+                6 | 7 => 4 * UNIT,
+                _ => 5 * UNIT,
+            };
+            self.place(board, p, a);
+            self.push_child(p, rem - 1, init);
+            self.lift(board, p, a);
+        }
+        if self.ranked.is_empty() {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        Expanded::Children {
+            worst: 0,
+            worst_pos: 0,
+            vcf_rem: rem as i16,
+        }
+    }
+
+    /// Expand an AND node (defender `a.opp()` to move after an attacking move).
+    fn expand_and(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> Expanded {
+        let d = a.opp();
+        if board.count(d, Pattern4::Five) > 0 {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        if let Some((v, e)) = self.lookup(rem) {
+            if v.pn == 0 || v.dn == 0 {
+                let _ = e;
+                return Expanded::Known(v);
+            }
+        }
+        let mut fives = [Pos::NONE; 8];
+        let n5 = all_fives(board, &self.squares, a, &mut fives);
+        match reply_to_fives(board, a, &fives[..n5]) {
+            Reply::Lost => return Expanded::Done(Self::proven(2), 0),
+            Reply::Forced(f) => {
+                self.place(board, f, d);
+                self.push_child(f, rem - 1, UNIT);
+                self.lift(board, f, d);
+                return Expanded::Children {
+                    worst: 0,
+                    worst_pos: 0,
+                    vcf_rem: 0,
+                };
+            }
+            Reply::Free => {}
+        }
+        // The attacker's move is a threat only if a pass by the defender loses to a VCF.
+        let ThreatResult::Win {
+            plies: pass_plies, ..
+        } = self.vcf(board, a, rem - 1, PASS_VCF_NODES, stop, vcf)
+        else {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        };
+        let t0 = self.lines.len();
+        self.lines.extend_from_slice(vcf.principal_line());
+        let t1 = self.lines.len();
+        let everywhere = board.rule() == Rule::Renju
+            && replay(board, a, &self.lines[t0..t1]).is_none_or(|f| f.relies_on_renju);
+        // Candidate defences, appended to `lines` after the threat.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        for i in t0..t1 {
+            let q = self.lines[i];
+            if board.is_empty(q) && self.mark[q.idx()] != stamp {
+                self.mark[q.idx()] = stamp;
+                self.lines.push(q);
+            }
+        }
+        if everywhere {
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                if board.is_empty(p) && self.mark[p.idx()] != stamp {
+                    self.mark[p.idx()] = stamp;
+                    self.lines.push(p);
+                }
+            }
+        } else {
+            // A defender stone can only spoil the line at its squares (taken above),
+            // near the defender's replies (a reply that now makes a defender four or
+            // five), near the last attacking move (its five points) or, under caro
+            // rules, at the ends of any of its fives. Elsewhere it only takes away
+            // from the attacker what the line does not use: renju black's forbidden
+            // points never appear that way (a line that relies on them is handled
+            // above), and a defender stone never turns a five into an overline.
+            let caro = matches!(board.rule(), Rule::Caro8 | Rule::Caro9);
+            let last = t0 + (t1 - t0 - 1) / 2 * 2;
+            for i in t0..t1 {
+                let q = self.lines[i];
+                if !caro && (i - t0).is_multiple_of(2) && i != last {
+                    continue;
+                }
+                for dir in Dir::ALL {
+                    for k in -5..=5 {
+                        let p = q.step(dir, k);
+                        if board.is_empty(p) && self.mark[p.idx()] != stamp {
+                            self.mark[p.idx()] = stamp;
+                            self.lines.push(p);
+                        }
+                    }
+                }
+            }
+            for i in 0..self.squares.len() {
+                let p = self.squares[i];
+                if board.is_empty(p) && self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
+                    self.mark[p.idx()] = stamp;
+                    self.lines.push(p);
+                }
+            }
+        }
+        let t2 = self.lines.len();
+        let mut worst = pass_plies as i16;
+        let mut worst_pos = 0u16;
+        for i in t1..t2 {
+            let c = self.lines[i];
+            if !legal_for(board, c, d) {
+                continue;
+            }
+            self.place(board, c, d);
+            let known = self.lookup(rem - 1);
+            let v = match known {
+                Some((v, _)) => v,
+                None => {
+                    if board.count(d, Pattern4::Five) == 0
+                        && replay(board, a, &self.lines[t0..t1]).is_some()
+                    {
+                        let v = Self::proven(pass_plies);
+                        self.store(v, rem - 1, BEST_VCF, 0, 0);
+                        v
+                    } else {
+                        // A real candidate: its own expansion asks for a new VCF first.
+                        // A counter-four is usually answered and the threat stands.
+                        Value {
+                            pn: if board.count(d, Pattern4::Five) > 0 {
+                                1
+                            } else {
+                                UNIT
+                            },
+                            dn: UNIT,
+                            plies: 0,
+                        }
+                    }
+                }
+            };
+            self.lift(board, c, d);
+            if v.dn == 0 {
+                return Expanded::Done(Self::DISPROVEN, 0);
+            }
+            if v.pn == 0 {
+                if v.plies > worst {
+                    worst = v.plies;
+                    worst_pos = c.0;
+                }
+            } else {
+                self.children.push(Child {
+                    pos: c,
+                    pn: v.pn,
+                    dn: v.dn,
+                    plies: 0,
+                });
+            }
+            if self.aborted || stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                break;
+            }
+        }
+        Expanded::Children {
+            worst,
+            worst_pos,
+            vcf_rem: 0,
+        }
+    }
+
+    /// Follow the table from the proven root: the first attacking move, the most
+    /// stubborn defence, and so on; a VCF leaf appends the VCF line.
+    fn extract_line(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) {
+        let d = a.opp();
+        let root_key = self.key;
+        let mut placed: Vec<(Pos, Color)> = Vec::new();
+        let mut rem = rem;
+        let mut or = true;
+        let saved_limit = self.node_limit;
+        self.node_limit = u64::MAX;
+        while rem > 0 {
+            if or {
+                if let Some(p) = find_five(board, &self.squares, a) {
+                    self.line.push(p);
+                    break;
+                }
+            }
+            let Some((v, e)) = self.lookup(rem) else {
+                if or {
+                    self.append_vcf(board, a, rem, stop, vcf);
+                }
+                break;
+            };
+            if v.pn != 0 {
+                break;
+            }
+            if e.best == BEST_VCF {
+                if or {
+                    self.append_vcf(board, a, rem, stop, vcf);
+                }
+                break;
+            }
+            if e.best == 0 || !board.is_empty(Pos(e.best)) {
+                break;
+            }
+            let m = Pos(e.best);
+            let c = if or { a } else { d };
+            self.line.push(m);
+            self.place(board, m, c);
+            placed.push((m, c));
+            or = !or;
+            rem -= 1;
+        }
+        for &(p, c) in placed.iter().rev() {
+            self.lift(board, p, c);
+        }
+        self.node_limit = saved_limit;
+        self.key = root_key;
+    }
+
+    fn append_vcf(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) {
+        if self.vcf(board, a, rem, INNER_VCF_NODES, stop, vcf).is_win() {
+            self.line.extend_from_slice(vcf.principal_line());
+        }
+    }
+}
+
+/// Result of expanding a node.
+enum Expanded {
+    /// Solved by the table.
+    Known(Value),
+    /// Solved without children: value and best move.
+    Done(Value, u16),
+    /// Children pushed; `worst`: the longest proof among defences refuted at once, by
+    /// the defence `worst_pos`.
+    Children {
+        worst: i16,
+        worst_pos: u16,
+        vcf_rem: i16,
+    },
+}
