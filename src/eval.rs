@@ -51,6 +51,10 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
 ///
 /// (Renju: black's classes already exclude forbidden shapes, and a five point of white
 /// that is forbidden to black is found by the move generator.)
+///
+/// Caro: two five points are not always a win there (in `O.XXXX.` a block at the right
+/// end leaves a five blocked at both ends), and the counts cannot tell which pairs are,
+/// so the last two shortcuts are off; the search decides those positions by playing.
 #[inline]
 #[must_use]
 pub fn quick_result(board: &Board, ply: i32) -> Option<Value> {
@@ -58,6 +62,9 @@ pub fn quick_result(board: &Board, ply: i32) -> Option<Value> {
     let mc = board.counts(me);
     if mc[FIVE] > 0 {
         return Some(mate_in(ply + 1));
+    }
+    if matches!(board.rule(), Rule::Caro8 | Rule::Caro9) {
+        return None;
     }
     let oc = board.counts(me.opp());
     if oc[FIVE] >= 2 {
@@ -75,7 +82,11 @@ mod tests {
     use crate::types::Pos;
 
     fn board(moves: &[(usize, usize)]) -> Board {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        board_in(Rule::Freestyle, moves)
+    }
+
+    fn board_in(rule: Rule, moves: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
         for &(x, y) in moves {
             b.make(Pos::new(x, y));
         }
@@ -87,6 +98,26 @@ mod tests {
         // Black (5..7, 7) open three, white scattered, black to move.
         let b = board(&[(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)]);
         assert_eq!(quick_result(&b, 0), Some(mate_in(3)));
+    }
+
+    #[test]
+    fn caro_four_with_two_five_points_is_not_a_quick_win() {
+        // Row 7: white (2,7), black (4..6, 7); black to move. Black (7,7) makes
+        // O.XXXX. with five points 3 and 8; white at 8 leaves 3 a five blocked at both
+        // ends, which is no win in caro. Freestyle: a win in 3.
+        let stones = [(4, 7), (2, 7), (5, 7), (0, 0), (6, 7), (14, 0)];
+        let free = board_in(Rule::Freestyle, &stones);
+        assert_eq!(free.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex4);
+        assert_eq!(quick_result(&free, 0), Some(mate_in(3)));
+        for rule in [Rule::Caro8, Rule::Caro9] {
+            let mut b = board_in(rule, &stones);
+            assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex4);
+            assert_eq!(quick_result(&b, 0), None, "{rule:?}");
+            // After the four, white (to move) faces two five points: not lost in caro.
+            b.make(Pos::new(7, 7));
+            assert_eq!(b.count(Color::Black, Pattern4::Five), 2);
+            assert_eq!(quick_result(&b, 0), None, "{rule:?}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //!
 //! Moves are the empty cells near stones inside a bounding box that the search carries
 //! from ply to ply ([`BBox`]). Forced situations come first and restrict the list:
-//! 1. the opponent has a five point → only that point;
+//! 1. the opponent has a five point → only that point (caro with several: each of them);
 //! 2. the opponent has an open three (a straight-four point) → only the cells where the
 //!    opponent would make a four (the three's defence points) and our own fours;
 //! 3. otherwise every candidate, scored by the pattern classes both colours would make
@@ -230,6 +230,27 @@ pub fn find_five_point(board: &Board, c: Color, hint: Option<Pos>, bbox: &BBox) 
     found
 }
 
+/// True when blocking one of `c`'s five points may not be enough to stop the others, or
+/// may stop several: caro with two or more five points (a block can cap another five at
+/// both ends). Then every five point is a candidate block.
+#[inline]
+#[must_use]
+pub fn caro_multi_five(board: &Board, c: Color) -> bool {
+    matches!(board.rule(), Rule::Caro8 | Rule::Caro9) && board.count(c, Pattern4::Five) >= 2
+}
+
+/// Up to `out.len()` squares in `bbox` where `c` makes five; returns how many.
+pub fn five_points(board: &Board, c: Color, bbox: &BBox, out: &mut [Pos]) -> usize {
+    let mut n = 0;
+    scan(board, bbox, |q| {
+        if n < out.len() && board.pattern4(q, c) == Pattern4::Five {
+            out[n] = q;
+            n += 1;
+        }
+    });
+    n
+}
+
 /// Call `f` on every empty candidate square (near a stone) in `bbox`, row by row.
 #[inline]
 fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {
@@ -266,6 +287,14 @@ pub fn generate(
             list.push(c, 0);
         }
         return Stage::All;
+    }
+    if caro_multi_five(board, opp) {
+        let mut fives = [Pos::NONE; 8];
+        let n = five_points(board, opp, bbox, &mut fives);
+        for &p in &fives[..n] {
+            list.push(p, TT_MOVE_SCORE + info.history[p.idx()]);
+        }
+        return Stage::BlockFive;
     }
     if board.count(opp, Pattern4::Five) > 0 {
         if let Some(p) = find_five_point(board, opp, board.last_move(), bbox) {

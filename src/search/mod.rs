@@ -10,6 +10,7 @@
 pub mod alphabeta;
 pub mod params;
 pub mod stack;
+pub mod threats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use crate::tt::{Bound, Tt};
 use crate::types::{is_mate, Pos, SearchInfo, Value, NUM_CELLS, VALUE_INFINITE, VALUE_MATE};
 use params::{Driver, SearchParams};
 use stack::{new_stack, Frame, MAX_PLY};
+use threats::{split_bytes, RootBudgets, RootThreat, Threats};
 
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
@@ -62,6 +64,10 @@ pub struct Core {
     stop: Option<Arc<AtomicBool>>,
     hard_deadline: Option<Instant>,
     max_nodes: u64,
+    /// Threat solvers (root phase and leaf VCF).
+    pub threats: Threats,
+    /// Stop flag handed to the leaf solver when the search has none.
+    never: AtomicBool,
 }
 
 impl Core {
@@ -89,13 +95,15 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `tt_bytes` bytes.
+    /// A searcher using about `tt_bytes` bytes of tables in all: the transposition
+    /// table and the threat solvers' tables share them (see [`threats::split_bytes`]).
     #[must_use]
     pub fn new(tt_bytes: usize, params: SearchParams) -> Searcher {
+        let (tt, vcf, vct, cache) = split_bytes(tt_bytes);
         Searcher {
             core: Core {
                 params,
-                tt: Tt::new(tt_bytes),
+                tt: Tt::new(tt),
                 history: Box::new([[0; NUM_CELLS]; 2]),
                 nodes: 0,
                 next_check: 0,
@@ -104,6 +112,8 @@ impl Searcher {
                 stop: None,
                 hard_deadline: None,
                 max_nodes: u64::MAX,
+                threats: Threats::new(vcf, vct, cache),
+                never: AtomicBool::new(false),
             },
             stack: new_stack(),
         }
@@ -115,20 +125,26 @@ impl Searcher {
         &self.core.params
     }
 
-    /// Replace the parameters.
+    /// Replace the parameters (the leaf cache depends on them: it is cleared).
     pub fn set_params(&mut self, params: SearchParams) {
+        if params != self.core.params {
+            self.core.threats.clear();
+        }
         self.core.params = params;
     }
 
-    /// Resize the transposition table (no-op if the size is unchanged).
+    /// Resize the tables to a total of `bytes` (split as in [`Searcher::new`]; no-op if
+    /// the size is unchanged).
     pub fn resize_tt(&mut self, bytes: usize) {
-        self.core.tt.resize(bytes);
+        let (tt, vcf, vct, cache) = split_bytes(bytes);
+        self.core.tt.resize(tt);
+        self.core.threats.resize(vcf, vct, cache);
     }
 
-    /// Size of the transposition table in bytes.
+    /// Bytes of the transposition table plus the threat solvers' tables.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
-        self.core.tt.bytes()
+        self.core.tt.bytes() + self.core.threats.bytes()
     }
 
     /// Fault in up to `max_bytes` more of the tables (see [`Tt::prefault`]); true while
@@ -140,6 +156,7 @@ impl Searcher {
     /// Forget the transposition table, killers and history (new game).
     pub fn clear(&mut self) {
         self.core.tt.clear();
+        self.core.threats.clear();
         self.core.history.iter_mut().for_each(|h| h.fill(0));
         for f in &mut self.stack {
             f.killers = [Pos::NONE; 2];
@@ -209,7 +226,23 @@ impl Core {
             on_info(&info_of(&result, 1, elapsed_ms(limits)));
             return result;
         }
-        // Step 2. Root moves.
+        // Step 2. Threat solvers: a forced win is played at once; a forced win of the
+        // opponent restricts the root to its refutations.
+        let threat = if self.params.threats {
+            self.root_threats(board, limits)
+        } else {
+            RootThreat::Nothing
+        };
+        if let RootThreat::Win { line, plies, .. } = &threat {
+            result.best = line[0];
+            result.value = crate::types::mate_in(*plies);
+            result.depth = 1;
+            result.pv.clone_from(line);
+            result.nodes = self.nodes;
+            on_info(&info_of_search(&result, *plies, elapsed_ms(limits)));
+            return result;
+        }
+        // Step 3. Root moves.
         stack[0].bbox = BBox::of_board(board);
         let tt_move = self.tt.probe(board.key(), 0).map_or(Pos::NONE, |h| h.best);
         let stage = {
@@ -229,13 +262,28 @@ impl Core {
                 self.params.root_top_n,
             )
         };
-        let keep = if stage == Stage::All {
+        let defend = match &threat {
+            RootThreat::Defend(d) if stage != Stage::BlockFive => Some(d.as_slice()),
+            _ => None,
+        };
+        let keep = if stage == Stage::All && defend.is_none() {
             self.params.root_top_n
         } else {
             usize::MAX
         };
         stack[0].moves.sort_and_truncate(keep);
         let mut root: Vec<ScoredMove> = stack[0].moves.as_slice().to_vec();
+        if let Some(d) = defend {
+            let limit = if stage == Stage::All {
+                2 * self.params.root_top_n
+            } else {
+                usize::MAX
+            };
+            let r = restrict_to_defences(board, &root, d, stage == Stage::All, limit);
+            if !r.is_empty() {
+                root = r;
+            }
+        }
         if root.is_empty() {
             // Lost (the only defences are forbidden) or nothing near: any legal move.
             result.best = crate::engine::fallback_move(board);
@@ -250,7 +298,7 @@ impl Core {
             return result;
         }
 
-        // Step 3. Iterative deepening.
+        // Step 4. Iterative deepening.
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut prev_value = evaluate(board, &self.params.eval);
         let mut prev_iteration = Duration::ZERO;
@@ -279,7 +327,7 @@ impl Core {
             result.nodes = self.nodes;
             on_info(&info_of_search(&result, self.seldepth, elapsed_ms(limits)));
 
-            // Step 4. Stop conditions.
+            // Step 5. Stop conditions.
             if is_mate(value) && VALUE_MATE - value.abs() <= depth {
                 break;
             }
@@ -320,6 +368,55 @@ impl Core {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// The root threat phase under a watchdog thread that raises the solvers' stop flag
+    /// after `threat_time_permille` of the soft limit (at most half the hard limit) or
+    /// when the search's own stop flag is raised. Budgets are cut to a fraction of a node
+    /// limit; the solver nodes count as search nodes.
+    fn root_threats(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
+        let p = &self.params;
+        let share = |n: u64| limits.max_nodes.map_or(n, |m| n.min(m / 8));
+        let budgets = RootBudgets {
+            vcf_nodes: share(p.root_vcf_nodes),
+            vct_nodes: share(p.root_vct_nodes),
+            def_vcf: share(p.defence_vcf_nodes),
+            def_vct: share(p.defence_vct_nodes),
+        };
+        let allowed = limits
+            .optimum
+            .mul_f64(f64::from(p.threat_time_permille) / 1000.0)
+            .min(limits.maximum / 2);
+        let deadline = limits.start.checked_add(allowed);
+        let outside = self.stop.clone();
+        let flag = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        let threats = &mut self.threats;
+        let r = std::thread::scope(|s| {
+            let watchdog = s.spawn(|| loop {
+                if done.load(Ordering::Relaxed) {
+                    break;
+                }
+                let now = Instant::now();
+                if outside.as_ref().is_some_and(|o| o.load(Ordering::Relaxed))
+                    || deadline.is_some_and(|d| now >= d)
+                {
+                    flag.store(true, Ordering::Relaxed);
+                    break;
+                }
+                let wait = deadline.map_or(Duration::from_millis(2), |d| {
+                    d.saturating_duration_since(now)
+                        .min(Duration::from_millis(2))
+                });
+                std::thread::park_timeout(wait);
+            });
+            let r = threats.root(board, budgets, &flag);
+            done.store(true, Ordering::Relaxed);
+            watchdog.thread().unpark();
+            r
+        });
+        self.nodes += self.threats.take_nodes();
+        r
     }
 
     /// Search every root move within (`alpha`, `beta`) (fail-soft). Returns the best
@@ -493,6 +590,33 @@ impl Core {
         }
         pv
     }
+}
+
+/// The root moves that may stop the opponent's threat: the generated moves (best first)
+/// that are in `defences` or make a four of our own, then (`add_missing`) the defences
+/// the generator did not list; at most `limit` moves.
+fn restrict_to_defences(
+    board: &Board,
+    generated: &[ScoredMove],
+    defences: &[Pos],
+    add_missing: bool,
+    limit: usize,
+) -> Vec<ScoredMove> {
+    let me = board.side_to_move();
+    let mut out: Vec<ScoredMove> = generated
+        .iter()
+        .copied()
+        .filter(|m| defences.contains(&m.pos) || board.pattern4(m.pos, me) >= Pattern4::Block4)
+        .collect();
+    if add_missing {
+        for &p in defences {
+            if !generated.iter().any(|m| m.pos == p) {
+                out.push(ScoredMove { pos: p, score: 0 });
+            }
+        }
+    }
+    out.truncate(limit);
+    out
 }
 
 fn info_of(r: &SearchResult, nodes: u64, time_ms: u64) -> SearchInfo {

@@ -84,6 +84,25 @@ pub struct SearchParams {
     pub order_own: [i32; Pattern4::COUNT],
     /// Move-ordering weight of the class the opponent would make on a cell (defence).
     pub order_opp: [i32; Pattern4::COUNT],
+    /// Threat solvers on/off: VCF/VCT at the root (play a found win, restrict the root to
+    /// the defences against the opponent's) and VCF at the leaves.
+    pub threats: bool,
+    /// Root: node budget of the side to move's VCF question.
+    pub root_vcf_nodes: u64,
+    /// Root: node budget of the side to move's VCT question (0 = no VCT at the root).
+    pub root_vct_nodes: u64,
+    /// Root: node budget of each VCF check while finding defences to the opponent's VCF.
+    pub defence_vcf_nodes: u64,
+    /// Root: node budget of the opponent's VCT question when finding the defences to it
+    /// (each candidate defence gets 1/16 of it; 0 = no VCT defence).
+    pub defence_vct_nodes: u64,
+    /// Root: the threat solvers stop after this many thousandths of the soft time limit
+    /// (also after half the hard limit); the rest goes to the search.
+    pub threat_time_permille: u32,
+    /// Leaves: node budget of the side to move's VCF check (0 = no leaf VCF).
+    pub leaf_vcf_nodes: u64,
+    /// Leaves: longest VCF looked for (plies to the five).
+    pub leaf_vcf_plies: i32,
     /// Evaluation weights.
     pub eval: EvalParams,
 }
@@ -115,6 +134,14 @@ impl Default for SearchParams {
             order_opp: [
                 0, 0, 80, 60, 200, 220, 500, 650, 3000, 450, 900, 4000, 10_000, 50_000,
             ],
+            threats: true,
+            root_vcf_nodes: 200_000,
+            root_vct_nodes: 200_000,
+            defence_vcf_nodes: 4_000,
+            defence_vct_nodes: 64_000,
+            threat_time_permille: 150,
+            leaf_vcf_nodes: 0,
+            leaf_vcf_plies: 21,
             eval: EvalParams::default(),
         }
     }
@@ -123,7 +150,8 @@ impl Default for SearchParams {
 impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
-    /// lmr, lmr_index, lmr_depth, fext, qply.
+    /// lmr, lmr_index, lmr_depth, fext, qply, threats (on|off), root_vcf, root_vct,
+    /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies.
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -154,6 +182,14 @@ impl SearchParams {
                 "lmr_depth" => self.lmr_min_depth = num()?.clamp(1, 100) as i32,
                 "fext" => self.forced_extension = flag()?,
                 "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
+                "threats" => self.threats = flag()?,
+                "root_vcf" => self.root_vcf_nodes = num()?.max(0) as u64,
+                "root_vct" => self.root_vct_nodes = num()?.max(0) as u64,
+                "def_vcf" => self.defence_vcf_nodes = num()?.max(0) as u64,
+                "def_vct" => self.defence_vct_nodes = num()?.max(0) as u64,
+                "threat_permille" => self.threat_time_permille = num()?.clamp(0, 1000) as u32,
+                "leaf_vcf" => self.leaf_vcf_nodes = num()?.max(0) as u64,
+                "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
                 _ => return Err(format!("unknown parameter {k:?}")),
             }
         }
