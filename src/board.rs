@@ -5,7 +5,7 @@
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
-use crate::pattern::{key_shift, Pattern, Pattern4, RuleTables, HALF, KEY_COUNT};
+use crate::pattern::{key_shift, Pattern, Pattern4, RuleTables, HALF};
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use std::fmt;
 
@@ -23,6 +23,41 @@ struct Change {
     cell: u16,
     p4: [Pattern4; 2],
     pats: u32,
+}
+
+/// Everything the board keeps about one cell. One record per cell (rather than one array
+/// per field) so that a move touches one cache line per neighbour, and so that stores to
+/// one field never sit exactly 4 KiB from loads of another (which stalled the loads).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Slot {
+    /// Per direction: the 20-bit key of the 10 cells around this one on that line.
+    keys: [u32; 4],
+    /// Packed directional patterns: black's along direction d in bits 4d..4d+4, white's
+    /// in bits 16+4d..20+4d, so each colour's half is directly the index of its
+    /// combination table. Meaningful only for empty cells.
+    pats: u32,
+    /// Combined class for [black, white]; `None` for non-empty cells.
+    p4: [Pattern4; 2],
+    /// Content.
+    cell: Cell,
+}
+
+impl Slot {
+    /// An off-board cell with nothing computed yet.
+    const WALL: Slot = Slot {
+        keys: [0; 4],
+        pats: 0,
+        p4: [Pattern4::None; 2],
+        cell: Cell::Wall,
+    };
+}
+
+/// A boxed array of wall slots, built on the heap.
+fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
+    vec![Slot::WALL; NUM_CELLS]
+        .into_boxed_slice()
+        .try_into()
+        .expect("NUM_CELLS slots")
 }
 
 /// What unmake needs to restore one stone: where its changes start, the counts before.
@@ -167,6 +202,135 @@ const fn near_offsets() -> [(i32, i32); 32] {
 
 const NEAR: [(i32, i32); 32] = near_offsets();
 
+/// The stencil as 7 rows (dy = -3..=3) of byte masks over dx = -3..=3 (byte dx + 3),
+/// so that a move updates the near counts with 7 eight-byte additions.
+const fn near_rows() -> [u64; 7] {
+    let mut rows = [0u64; 7];
+    let mut n = 0;
+    while n < NEAR.len() {
+        let (dx, dy) = NEAR[n];
+        rows[(dy + 3) as usize] |= 1 << (8 * (dx + 3));
+        n += 1;
+    }
+    rows
+}
+
+const NEAR_ROWS: [u64; 7] = near_rows();
+
+/// Length of the near-count array: every cell, plus room for an 8-byte access at the
+/// last index.
+const NEAR_LEN: usize = NUM_CELLS + 8;
+
+/// The bits of a line key that hold the two cells 5 steps away.
+const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
+
+/// The parts of the board one stone's pattern update writes, borrowed apart so that the
+/// compiler keeps the pointers in registers (through `&mut self` it reloaded them after
+/// every store).
+struct Update<'a> {
+    s: &'a mut [Slot; NUM_CELLS],
+    tables: &'a RuleTables,
+    /// This frame's part of the undo stack.
+    changes: &'a mut [Change],
+    n: usize,
+    counts: &'a mut [[u32; Pattern4::COUNT]; 2],
+}
+
+impl Update<'_> {
+    /// Save the state of cell `q` in the current frame.
+    #[inline(always)]
+    fn record(&mut self, q: usize) {
+        let slot = &self.s[q];
+        let ch = Change {
+            cell: q as u16,
+            p4: slot.p4,
+            pats: slot.pats,
+        };
+        if let Some(c) = self.changes.get_mut(self.n) {
+            *c = ch;
+        }
+        self.n += 1;
+    }
+
+    /// The update of the line through `i` along direction `D`: the 10 cells around `i`
+    /// (unrolled by hand so that every offset and shift is a constant).
+    #[inline(always)]
+    fn dir<const D: usize, const FAR: bool>(&mut self, i: usize, code: u32) {
+        let off = Dir::ALL[D].offset() as usize;
+        macro_rules! at {
+            ($($k:literal)*) => {$(
+                // The cell k steps forward sees i at offset -k; k steps back, at +k.
+                self.cell::<D>(i.wrapping_add(off * $k), code << key_shift(-$k));
+                self.cell::<D>(i.wrapping_sub(off * $k), code << key_shift($k));
+            )*};
+        }
+        at!(1 2 3 4);
+        if FAR {
+            at!(5);
+        }
+    }
+
+    /// If `q` is empty: add `bits` to its line key along `D`, refresh its pattern along
+    /// `D` and, when that changed, its combined classes and the counts.
+    #[inline(always)]
+    fn cell<const D: usize>(&mut self, q: usize, bits: u32) {
+        let q = q & (NUM_CELLS - 1);
+        if self.s[q].cell != Cell::Empty {
+            return;
+        }
+        let key = self.s[q].keys[D] ^ bits;
+        self.s[q].keys[D] = key;
+        let spread = self.tables.line(key) << (4 * D);
+        let old = self.s[q].pats;
+        let new = (old & !(0x000F_000F << (4 * D))) | spread;
+        let diff = old ^ new;
+        if diff == 0 {
+            return;
+        }
+        self.record(q);
+        self.s[q].pats = new;
+        if diff & 0xFFFF != 0 {
+            self.refresh::<0>(q, new);
+        }
+        if diff >> 16 != 0 {
+            self.refresh::<1>(q, new);
+        }
+    }
+
+    /// Recompute the combined class of colour `C` at the empty cell `q` from its packed
+    /// patterns `pats`, moving it between the counts.
+    #[inline(always)]
+    fn refresh<const C: usize>(&mut self, q: usize, pats: u32) {
+        let new = self.tables.combo(C, pats >> (16 * C));
+        let old = self.s[q].p4[C];
+        self.counts[C][old as usize] -= 1;
+        self.counts[C][new as usize] += 1;
+        self.s[q].p4[C] = new;
+    }
+}
+
+/// Take the stone code `code` at `i` out of the line keys of the empty cells along `D`.
+#[inline(always)]
+fn remove_dir<const D: usize, const FAR: bool>(s: &mut [Slot; NUM_CELLS], i: usize, code: u32) {
+    let off = Dir::ALL[D].offset() as usize;
+    macro_rules! at {
+        ($($k:literal)*) => {$(
+            let q = i.wrapping_add(off * $k) & (NUM_CELLS - 1);
+            if s[q].cell == Cell::Empty {
+                s[q].keys[D] ^= code << key_shift(-$k);
+            }
+            let q = i.wrapping_sub(off * $k) & (NUM_CELLS - 1);
+            if s[q].cell == Cell::Empty {
+                s[q].keys[D] ^= code << key_shift($k);
+            }
+        )*};
+    }
+    at!(1 2 3 4);
+    if FAR {
+        at!(5);
+    }
+}
+
 /// The game position with all incremental pattern state. Not `Clone`: copying it is
 /// expensive, and the search works by make/unmake; use [`Board::duplicate`] when a
 /// second board is really needed.
@@ -175,18 +339,16 @@ pub struct Board {
     height: usize,
     rule: Rule,
     tables: &'static RuleTables,
-    cells: [Cell; NUM_CELLS],
-    /// Per direction, per cell: the 20-bit key of the 10 cells around it on that line.
-    keys: [[u32; NUM_CELLS]; 4],
-    /// Per cell: packed directional patterns, byte d = black nibble | white nibble << 4.
-    /// Meaningful only for empty cells.
-    pats: [u32; NUM_CELLS],
-    /// Per cell: combined class for [black, white]; `None` for non-empty cells.
-    p4: [[Pattern4; 2]; NUM_CELLS],
+    /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
+    /// moves leave those cells' keys alone, and the 5-away bits of keys are stale.
+    far: bool,
+    /// Per cell of the padded layout: content, line keys, patterns, classes.
+    s: Box<[Slot; NUM_CELLS]>,
     /// Per colour: how many empty cells have each class.
     counts: [[u32; Pattern4::COUNT]; 2],
-    /// Per cell: how many stones lie in its candidate stencil.
-    near: [u8; NUM_CELLS],
+    /// Per cell: how many stones lie in its candidate stencil (kept apart from the
+    /// slots, one byte per cell, so that a move updates a row of them at once).
+    near: Box<[u8; NEAR_LEN]>,
     key: u64,
     side: Color,
     history: Box<[Pos; MAX_MOVES]>,
@@ -214,12 +376,10 @@ impl Board {
             height,
             rule,
             tables: RuleTables::get(rule),
-            cells: [Cell::Wall; NUM_CELLS],
-            keys: [[0; NUM_CELLS]; 4],
-            pats: [0; NUM_CELLS],
-            p4: [[Pattern4::None; 2]; NUM_CELLS],
+            far: rule != Rule::Freestyle,
+            s: wall_slots(),
             counts: [[0; Pattern4::COUNT]; 2],
-            near: [0; NUM_CELLS],
+            near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: Color::Black,
             history: Box::new([Pos::NONE; MAX_MOVES]),
@@ -240,7 +400,7 @@ impl Board {
         };
         for y in 0..height {
             for x in 0..width {
-                b.cells[Pos::new(x, y).idx()] = Cell::Empty;
+                b.s[Pos::new(x, y).idx()].cell = Cell::Empty;
             }
         }
         b.rebuild();
@@ -252,7 +412,7 @@ impl Board {
     pub fn duplicate(&self) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule).expect("size was valid");
         for p in self.all_squares() {
-            if self.cells[p.idx()] == Cell::Wall {
+            if self.s[p.idx()].cell == Cell::Wall {
                 b.put_blocked(p);
             }
         }
@@ -334,14 +494,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn cell(&self, p: Pos) -> Cell {
-        self.cells[p.idx()]
+        self.s[p.idx()].cell
     }
 
     /// True if `p` is an empty square of the board.
     #[inline]
     #[must_use]
     pub fn is_empty(&self, p: Pos) -> bool {
-        self.cells[p.idx()] == Cell::Empty
+        self.s[p.idx()].cell == Cell::Empty
     }
 
     /// Every square of the board, row by row.
@@ -353,15 +513,15 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern(&self, p: Pos, c: Color, d: Dir) -> Pattern {
-        let byte = (self.pats[p.idx()] >> (8 * d as u32)) as u8;
-        Pattern::from_u8(if c == Color::Black { byte } else { byte >> 4 })
+        let shift = 16 * c.idx() as u32 + 4 * d as u32;
+        Pattern::from_u8((self.s[p.idx()].pats >> shift) as u8)
     }
 
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
     #[inline]
     #[must_use]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
-        self.p4[p.idx()][c.idx()]
+        self.s[p.idx()].p4[c.idx()]
     }
 
     /// How many empty squares have class `p4` for `c`.
@@ -421,7 +581,7 @@ impl Board {
         if !self.in_board(p) {
             return Err(PlayError::OffBoard);
         }
-        match self.cells[p.idx()] {
+        match self.s[p.idx()].cell {
             Cell::Empty => Ok(()),
             Cell::Wall => Err(PlayError::Blocked),
             _ => Err(PlayError::Occupied),
@@ -459,7 +619,7 @@ impl Board {
     /// Block a square on a board without moves (no undo record).
     fn put_blocked(&mut self, p: Pos) {
         debug_assert_eq!(self.frames_len, 0);
-        self.cells[p.idx()] = Cell::Wall;
+        self.s[p.idx()].cell = Cell::Wall;
         self.key ^= ZOBRIST.cell[2][p.idx()];
         self.blocked += 1;
         self.rebuild();
@@ -473,7 +633,7 @@ impl Board {
         let c = self.side;
         self.put(p, Cell::stone(c));
         self.key ^= ZOBRIST.cell[c.idx()][p.idx()] ^ ZOBRIST.side;
-        self.add_near(p, 1);
+        self.add_near(p, true);
         self.history[self.len] = p;
         self.len += 1;
         self.side = c.opp();
@@ -488,12 +648,16 @@ impl Board {
         let c = self.side.opp();
         self.side = c;
         self.key ^= ZOBRIST.cell[c.idx()][p.idx()] ^ ZOBRIST.side;
-        self.add_near(p, -1);
+        self.add_near(p, false);
         self.remove(p);
     }
 
     /// Place a stone on the empty cell `p`, update the patterns around it and push an
     /// undo frame. Does not touch history, side or key.
+    ///
+    /// Line keys are kept for empty cells only: a stone's own keys stay as they were when
+    /// it was placed, which is right again when it is taken back, because moves are taken
+    /// back in reverse order (every later stone, whose key updates it skipped, is gone).
     #[inline]
     fn put(&mut self, p: Pos, v: Cell) {
         let i = p.idx();
@@ -503,97 +667,65 @@ impl Board {
             counts: self.counts,
         };
         self.frames_len += 1;
-        self.record(i);
-        for c in 0..2 {
-            self.counts[c][self.p4[i][c] as usize] -= 1;
-        }
-        self.p4[i] = [Pattern4::None; 2];
-        self.cells[i] = v;
-        let base = i as i32;
-        let code = v as u32;
-        for d in 0..4 {
-            let off = Dir::ALL[d].offset();
-            for k in 1..=HALF {
-                // The cell k steps forward sees p at offset -k; k steps back, at +k.
-                for (q, rel) in [(base + off * k, -k), (base - off * k, k)] {
-                    let q = q as usize & (NUM_CELLS - 1);
-                    let key = self.keys[d][q] ^ (code << key_shift(rel));
-                    self.keys[d][q] = key;
-                    if self.cells[q] == Cell::Empty {
-                        let byte = u32::from(self.tables.line[key as usize & (KEY_COUNT - 1)]);
-                        let old = self.pats[q];
-                        let new = (old & !(0xFF << (8 * d))) | (byte << (8 * d));
-                        if new != old {
-                            self.record(q);
-                            self.pats[q] = new;
-                            self.refresh_p4(q);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Save the state of cell `i` in the current frame.
-    #[inline]
-    fn record(&mut self, i: usize) {
-        debug_assert!(self.changes_len < self.changes.len());
-        self.changes[self.changes_len] = Change {
-            cell: i as u16,
-            p4: self.p4[i],
-            pats: self.pats[i],
+        let start = self.changes_len;
+        let mut up = Update {
+            s: &mut self.s,
+            tables: self.tables,
+            changes: &mut self.changes[start..start + MAX_CHANGES_PER_FRAME],
+            n: 0,
+            counts: &mut self.counts,
         };
-        self.changes_len += 1;
+        up.record(i);
+        let slot = &mut up.s[i];
+        let old = slot.p4;
+        slot.p4 = [Pattern4::None; 2];
+        slot.cell = v;
+        up.counts[0][old[0] as usize] -= 1;
+        up.counts[1][old[1] as usize] -= 1;
+        let code = v as u32;
+        if self.far {
+            up.dir::<0, true>(i, code);
+            up.dir::<1, true>(i, code);
+            up.dir::<2, true>(i, code);
+            up.dir::<3, true>(i, code);
+        } else {
+            up.dir::<0, false>(i, code);
+            up.dir::<1, false>(i, code);
+            up.dir::<2, false>(i, code);
+            up.dir::<3, false>(i, code);
+        }
+        self.changes_len = start + up.n;
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
     #[inline]
     fn remove(&mut self, p: Pos) {
         let i = p.idx();
-        let code = self.cells[i] as u32;
-        self.cells[i] = Cell::Empty;
-        let base = i as i32;
-        for d in 0..4 {
-            let off = Dir::ALL[d].offset();
-            for k in 1..=HALF {
-                for (q, rel) in [(base + off * k, -k), (base - off * k, k)] {
-                    let q = q as usize & (NUM_CELLS - 1);
-                    self.keys[d][q] ^= code << key_shift(rel);
-                }
-            }
+        let s = &mut *self.s;
+        let code = s[i].cell as u32;
+        s[i].cell = Cell::Empty;
+        if self.far {
+            remove_dir::<0, true>(s, i, code);
+            remove_dir::<1, true>(s, i, code);
+            remove_dir::<2, true>(s, i, code);
+            remove_dir::<3, true>(s, i, code);
+        } else {
+            remove_dir::<0, false>(s, i, code);
+            remove_dir::<1, false>(s, i, code);
+            remove_dir::<2, false>(s, i, code);
+            remove_dir::<3, false>(s, i, code);
         }
         self.frames_len -= 1;
-        let frame = self.frames[self.frames_len];
+        let frame = &self.frames[self.frames_len];
         let start = frame.changes_start as usize;
-        for j in (start..self.changes_len).rev() {
-            let ch = self.changes[j];
-            let c = ch.cell as usize & (NUM_CELLS - 1);
-            self.pats[c] = ch.pats;
-            self.p4[c] = ch.p4;
+        // Each cell is recorded at most once per stone, so the order does not matter.
+        for ch in &self.changes[start..self.changes_len] {
+            let slot = &mut s[ch.cell as usize & (NUM_CELLS - 1)];
+            slot.pats = ch.pats;
+            slot.p4 = ch.p4;
         }
         self.changes_len = start;
         self.counts = frame.counts;
-    }
-
-    /// Recompute the combined classes of the empty cell `i` from its patterns.
-    #[inline]
-    fn refresh_p4(&mut self, i: usize) {
-        let w = self.pats[i];
-        let black = (w & 0xF) | ((w >> 4) & 0xF0) | ((w >> 8) & 0xF00) | ((w >> 12) & 0xF000);
-        let w4 = w >> 4;
-        let white = (w4 & 0xF) | ((w4 >> 4) & 0xF0) | ((w4 >> 8) & 0xF00) | ((w4 >> 12) & 0xF000);
-        let new = [
-            Pattern4::from_u8(self.tables.combo[0][black as usize & 0xFFFF]),
-            Pattern4::from_u8(self.tables.combo[1][white as usize & 0xFFFF]),
-        ];
-        for c in 0..2 {
-            let old = self.p4[i][c];
-            if old != new[c] {
-                self.counts[c][old as usize] -= 1;
-                self.counts[c][new[c] as usize] += 1;
-            }
-        }
-        self.p4[i] = new;
     }
 
     /// Put a stone of `c` on the empty square `p` without touching history, side to
@@ -607,13 +739,23 @@ impl Board {
         self.remove(p);
     }
 
+    /// Add (`add`) or take away the stone on `p` from the near counts of its stencil.
+    /// Each byte changes by at most one and stays in 0..=32, so the eight-byte additions
+    /// never carry or borrow between cells.
     #[inline]
-    fn add_near(&mut self, p: Pos, delta: i8) {
-        let base = p.idx() as i32;
-        for &(dx, dy) in &NEAR {
-            // In range for on-board p: the stencil reaches 3 < PAD cells out.
-            let q = (base + dy * STRIDE as i32 + dx) as usize & (NUM_CELLS - 1);
-            self.near[q] = self.near[q].wrapping_add_signed(delta);
+    fn add_near(&mut self, p: Pos, add: bool) {
+        // In range for on-board p: the stencil reaches 3 < PAD cells out.
+        let first = p.idx().wrapping_sub(3 * STRIDE + 3);
+        for (r, &mask) in NEAR_ROWS.iter().enumerate() {
+            let o = first.wrapping_add(r * STRIDE) & (NUM_CELLS - 1);
+            let bytes: &mut [u8; 8] = (&mut self.near[o..o + 8]).try_into().expect("8");
+            let v = u64::from_le_bytes(*bytes);
+            let v = if add {
+                v.wrapping_add(mask)
+            } else {
+                v.wrapping_sub(mask)
+            };
+            *bytes = v.to_le_bytes();
         }
     }
 
@@ -679,17 +821,17 @@ impl Board {
     /// Recompute every incremental structure from the cells and the history.
     fn rebuild(&mut self) {
         self.counts = [[0; Pattern4::COUNT]; 2];
-        self.near = [0; NUM_CELLS];
+        self.near.fill(0);
         self.key = 0;
         for i in 0..NUM_CELLS {
             let p = Pos(i as u16);
             // Keys of wall cells are never read; only on-board squares need them.
             if self.in_board(p) {
                 for d in 0..4 {
-                    self.keys[d][i] = self.window_key(p, Dir::ALL[d]);
+                    self.s[i].keys[d] = self.window_key(p, Dir::ALL[d]);
                 }
             }
-            match self.cells[i] {
+            match self.s[i].cell {
                 Cell::Black => self.key ^= ZOBRIST.cell[0][i],
                 Cell::White => self.key ^= ZOBRIST.cell[1][i],
                 Cell::Wall if self.in_board(p) => self.key ^= ZOBRIST.cell[2][i],
@@ -700,22 +842,31 @@ impl Board {
             self.key ^= ZOBRIST.side;
         }
         for i in 0..NUM_CELLS {
-            self.p4[i] = [Pattern4::None; 2];
-            self.pats[i] = 0;
-            if self.cells[i] == Cell::Empty {
+            self.s[i].p4 = [Pattern4::None; 2];
+            self.s[i].pats = 0;
+            if self.s[i].cell == Cell::Empty {
                 let mut packed = 0u32;
                 for d in 0..4 {
-                    packed |= u32::from(self.tables.line[self.keys[d][i] as usize]) << (8 * d);
+                    packed |= self.tables.line(self.s[i].keys[d]) << (4 * d);
                 }
-                self.pats[i] = packed;
+                self.s[i].pats = packed;
                 self.counts[0][0] += 1;
                 self.counts[1][0] += 1;
-                self.refresh_p4(i);
+                for c in 0..2 {
+                    let p4 = self.tables.combo(c, packed >> (16 * c));
+                    self.counts[c][0] -= 1;
+                    self.counts[c][p4 as usize] += 1;
+                    self.s[i].p4[c] = p4;
+                }
             }
         }
+        // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
-            let p = self.history[j];
-            self.add_near(p, 1);
+            let base = self.history[j].idx() as i32;
+            for &(dx, dy) in &NEAR {
+                let q = (base + dy * STRIDE as i32 + dx) as usize & (NUM_CELLS - 1);
+                self.near[q] += 1;
+            }
         }
     }
 
@@ -726,7 +877,7 @@ impl Board {
             if k != 0 {
                 let q = p.idx() as i32 + d.offset() * k;
                 let v = if (0..NUM_CELLS as i32).contains(&q) {
-                    self.cells[q as usize] as u32
+                    self.s[q as usize].cell as u32
                 } else {
                     Cell::Wall as u32
                 };
@@ -744,12 +895,10 @@ impl Board {
             height: self.height,
             rule: self.rule,
             tables: self.tables,
-            cells: self.cells,
-            keys: [[0; NUM_CELLS]; 4],
-            pats: [0; NUM_CELLS],
-            p4: [[Pattern4::None; 2]; NUM_CELLS],
+            far: self.far,
+            s: wall_slots(),
             counts: [[0; Pattern4::COUNT]; 2],
-            near: [0; NUM_CELLS],
+            near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
             history: self.history.clone(),
@@ -761,10 +910,13 @@ impl Board {
             frames: Vec::new().into_boxed_slice(),
             frames_len: 0,
         };
+        for i in 0..NUM_CELLS {
+            fresh.s[i].cell = self.s[i].cell;
+        }
         fresh.rebuild();
         let mut stones = [0usize; 2];
         for p in self.history() {
-            match self.cells[p.idx()] {
+            match self.s[p.idx()].cell {
                 Cell::Black => stones[0] += 1,
                 Cell::White => stones[1] += 1,
                 other => panic!("history square {p:?} holds {other:?}"),
@@ -775,20 +927,25 @@ impl Board {
         assert_eq!(self.key, fresh.key, "zobrist key");
         for i in 0..NUM_CELLS {
             let on_board = self.in_board(Pos(i as u16));
-            if on_board {
+            if self.s[i].cell == Cell::Empty {
+                // Keys of stones are frozen while they stand (see `put`); without `far`,
+                // the bits of the cells 5 steps away are not kept.
+                let mask = if self.far { !0 } else { !FAR_BITS };
                 for d in 0..4 {
-                    assert_eq!(self.keys[d][i], fresh.keys[d][i], "line key {i} dir {d}");
+                    assert_eq!(
+                        self.s[i].keys[d] & mask,
+                        fresh.s[i].keys[d] & mask,
+                        "line key {i} dir {d}"
+                    );
                 }
-            }
-            if self.cells[i] == Cell::Empty {
                 assert_eq!(
-                    self.pats[i],
-                    fresh.pats[i],
+                    self.s[i].pats,
+                    fresh.s[i].pats,
                     "patterns of {:?}",
                     Pos(i as u16)
                 );
             }
-            assert_eq!(self.p4[i], fresh.p4[i], "class of {:?}", Pos(i as u16));
+            assert_eq!(self.s[i].p4, fresh.s[i].p4, "class of {:?}", Pos(i as u16));
             if on_board {
                 assert_eq!(
                     self.near[i],

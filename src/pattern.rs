@@ -2,10 +2,13 @@
 //!
 //! For every empty cell, every direction and both colours the board keeps the
 //! [`Pattern`] that a stone of that colour would make on that line. The pattern depends
-//! only on the 10 cells at distance 1..=5 on either side, so it is a lookup in a table of
-//! 4^10 entries (2 bits per cell: empty, black, white, wall) built once per rule by a
-//! memoised recursion over "what does one more stone make". The four directional
-//! patterns of a cell then combine, through a second table, into a [`Pattern4`] class.
+//! only on the 10 cells at distance 1..=5 on either side (the line key, 2 bits per cell:
+//! empty, black, white, wall), and is computed once per rule for all 4^10 keys by a
+//! memoised recursion over "what does one more stone make". Since nothing behind the
+//! first blocker on each side matters, the lookup goes through the two half lines'
+//! canonical states into tables that fit the first-level cache ([`RuleTables`]). The
+//! four directional patterns of a cell then combine, through a second table, into a
+//! [`Pattern4`] class.
 //!
 //! [`classify_line`] is the slow reference definition used to build and to test the
 //! tables.
@@ -427,52 +430,172 @@ pub fn combine4(pats: [Pattern; 4], color: Color, rule: Rule) -> Pattern4 {
     Pattern4::None
 }
 
-/// All lookup tables of one rule.
+/// Number of canonical half-line states for one colour (see [`RuleTables`]).
+pub const HALF_STATES: usize = 94;
+/// Size of the half-pair pattern table (power of two, so an index can be masked).
+const PAT_SIZE: usize = 1 << 15;
+/// Size of one colour's combination table (power of two, so an index can be masked).
+const COMBO_SIZE: usize = 2048;
+/// Distinct unordered pairs of combination codes (9 codes).
+const PAIRS: usize = 45;
+
+/// The canonical state, for the colour whose stones have code `own`, of one half line
+/// given as its 5 cell codes nearest first. Only the cells before the first blocker
+/// (opponent stone or wall) matter: the own/empty cells up to it, and whether it is an
+/// opponent stone or a wall (caro tells them apart). 0..62 end at a blocker, 62..94 do not.
+fn half_state(cells: [u8; 5], own: u8) -> u32 {
+    let mut bits = 0u32;
+    for (k, &v) in cells.iter().enumerate() {
+        if v == EMPTY || v == own {
+            bits |= u32::from(v == own) << k;
+        } else {
+            let wall = u32::from(v == WALL);
+            // 2 * (2^k - 1) states end earlier; each length has 2 blocker kinds.
+            return 2 * ((1 << k) - 1) + (wall << k) + bits;
+        }
+    }
+    62 + bits
+}
+
+/// The pattern code that the combination tables use for a directional pattern: the
+/// patterns [`combine4`] ignores (Dead, B1, F1, B2) share code 0.
+const fn combo_code(p: u8) -> u8 {
+    match Pattern::from_u8(p) {
+        Pattern::Dead | Pattern::B1 | Pattern::F1 | Pattern::B2 => 0,
+        Pattern::Overline => 1,
+        Pattern::F2 => 2,
+        Pattern::B3 => 3,
+        Pattern::F3 => 4,
+        Pattern::B4 => 5,
+        Pattern::F4 => 6,
+        Pattern::B44 => 7,
+        Pattern::F5 => 8,
+    }
+}
+
+/// A pattern with combination code `code` (inverse of [`combo_code`] up to ignored ones).
+const CODE_PATTERN: [Pattern; 9] = [
+    Pattern::Dead,
+    Pattern::Overline,
+    Pattern::F2,
+    Pattern::B3,
+    Pattern::F3,
+    Pattern::B4,
+    Pattern::F4,
+    Pattern::B44,
+    Pattern::F5,
+];
+
+/// Index of the unordered pair of codes {a, b} (0..45).
+const fn pair_index(a: u8, b: u8) -> u16 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    // Pairs (lo, hi) with lo <= hi, ordered by hi then lo.
+    (hi as u16 * (hi as u16 + 1)) / 2 + lo as u16
+}
+
+/// Per byte of two direction nibbles: the pair index of their codes.
+const fn pair_table() -> [u16; 256] {
+    let mut t = [0u16; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = pair_index(combo_code((i & 15) as u8), combo_code((i >> 4) as u8));
+        i += 1;
+    }
+    t
+}
+
+/// See [`pair_table`]; shared by every rule and colour.
+static PAIR: [u16; 256] = pair_table();
+
+/// All lookup tables of one rule, small enough to stay in the first-level cache.
+///
+/// Directional patterns: a line key is split into its left and right half (5 cells each);
+/// `left[key & 0x3FF] + right[key >> 10]` packs, for black in the low 16 bits and for
+/// white in the high 16 bits, an index into `pat` formed from the two halves' canonical
+/// states ([`half_state`]: cells behind the first blocker never matter). This replaces a
+/// 1 MiB table indexed by the whole key, whose misses dominated the cost of a move.
+///
+/// Combined classes: each colour's four direction nibbles go through the shared pair
+/// table twice (directions 0+1 and 2+3, patterns reduced to the 9 codes `combine4`
+/// distinguishes), and the two pair indices index `combo`.
 pub struct RuleTables {
     /// Rule these tables are for.
     pub rule: Rule,
-    /// Directional patterns: index = line key; low nibble black, high nibble white.
-    pub line: Box<[u8; KEY_COUNT]>,
-    /// Combined class per colour: index = the four directional nibbles of that colour
-    /// (direction d in bits 4d..4d+4).
-    pub combo: [Box<[u8; 1 << 16]>; 2],
+    left: Box<[u32; 1024]>,
+    right: Box<[u32; 1024]>,
+    pat: Box<[u8; PAT_SIZE]>,
+    combo: [Box<[Pattern4; COMBO_SIZE]>; 2],
 }
 
 impl RuleTables {
     fn build(rule: Rule) -> RuleTables {
         let black = build_color_table(rule, Color::Black);
-        let white_src = if rule == Rule::Renju {
+        let white = if rule == Rule::Renju {
             // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
             build_color_table(Rule::Freestyle, Color::White)
         } else {
-            Vec::new()
+            // Colour-symmetric rules: white's pattern is black's with colours swapped.
+            (0..KEY_COUNT as u32)
+                .map(|key| black[swap_colors(key) as usize])
+                .collect()
         };
-        let mut line: Box<[u8; KEY_COUNT]> = vec![0u8; KEY_COUNT].try_into().expect("size");
-        for key in 0..KEY_COUNT as u32 {
-            let b = black[key as usize];
-            let w = if rule == Rule::Renju {
-                white_src[key as usize]
-            } else {
-                black[swap_colors(key) as usize]
-            };
-            line[key as usize] = b | (w << 4);
+        // Symmetric rules share one half-pair table between the colours (the states are
+        // relative to the colour); renju keeps white's apart.
+        let white_base = if rule == Rule::Renju {
+            (HALF_STATES * HALF_STATES) as u32
+        } else {
+            0
+        };
+        let mut left: Box<[u32; 1024]> = vec![0u32; 1024].try_into().expect("size");
+        let mut right: Box<[u32; 1024]> = vec![0u32; 1024].try_into().expect("size");
+        for half in 0..1024u32 {
+            // Left half: offset -k sits at bits 2(5-k); right half (key >> 10): 2(k-1).
+            let l: [u8; 5] = std::array::from_fn(|j| ((half >> (2 * (4 - j))) & 3) as u8);
+            let r: [u8; 5] = std::array::from_fn(|j| ((half >> (2 * j)) & 3) as u8);
+            let n = HALF_STATES as u32;
+            left[half as usize] =
+                (half_state(l, BLACK) * n) | ((half_state(l, WHITE) * n + white_base) << 16);
+            right[half as usize] = half_state(r, BLACK) | half_state(r, WHITE) << 16;
         }
-        let mut combo: [Box<[u8; 1 << 16]>; 2] = [
-            vec![0u8; 1 << 16].try_into().expect("size"),
-            vec![0u8; 1 << 16].try_into().expect("size"),
-        ];
-        for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            for idx in 0..(1usize << 16) {
-                let pats = [
-                    Pattern::from_u8((idx & 15) as u8),
-                    Pattern::from_u8(((idx >> 4) & 15) as u8),
-                    Pattern::from_u8(((idx >> 8) & 15) as u8),
-                    Pattern::from_u8(((idx >> 12) & 15) as u8),
-                ];
-                combo[ci][idx] = combine4(pats, color, rule) as u8;
+        const UNSET: u8 = 0xFF;
+        let mut pat: Box<[u8; PAT_SIZE]> = vec![UNSET; PAT_SIZE].try_into().expect("size");
+        for key in 0..KEY_COUNT {
+            let idx = left[key & 0x3FF] + right[key >> 10];
+            for (slot, want) in [(idx & 0xFFFF, black[key]), (idx >> 16, white[key])] {
+                let e = &mut pat[slot as usize];
+                // Every key with the same canonical halves must have the same pattern.
+                assert!(
+                    *e == UNSET || *e == want,
+                    "{rule:?}: key {key:#x} breaks halves"
+                );
+                *e = want;
             }
         }
-        RuleTables { rule, line, combo }
+        let mut combo: [Box<[Pattern4; COMBO_SIZE]>; 2] = [
+            vec![Pattern4::None; COMBO_SIZE].try_into().expect("size"),
+            vec![Pattern4::None; COMBO_SIZE].try_into().expect("size"),
+        ];
+        for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
+            for a in 0..9u8 {
+                for b in a..9 {
+                    for c in 0..9u8 {
+                        for d in c..9 {
+                            let pats = [a, b, c, d].map(|x| CODE_PATTERN[x as usize]);
+                            let idx = usize::from(pair_index(a, b)) * PAIRS
+                                + usize::from(pair_index(c, d));
+                            combo[ci][idx] = combine4(pats, color, rule);
+                        }
+                    }
+                }
+            }
+        }
+        RuleTables {
+            rule,
+            left,
+            right,
+            pat,
+            combo,
+        }
     }
 
     /// The tables of `rule`, built on first use (tens of milliseconds) and shared.
@@ -488,12 +611,31 @@ impl RuleTables {
         TABLES[rule.idx()].get_or_init(|| RuleTables::build(rule))
     }
 
+    /// Directional patterns of a line key: black's in bits 0..4, white's in bits 16..20.
+    #[inline(always)]
+    #[must_use]
+    pub fn line(&self, key: u32) -> u32 {
+        let idx = self.left[key as usize & 0x3FF] + self.right[(key >> 10) as usize & 0x3FF];
+        let b = self.pat[idx as usize & (PAT_SIZE - 1)];
+        let w = self.pat[(idx >> 16) as usize & (PAT_SIZE - 1)];
+        u32::from(b) | u32::from(w) << 16
+    }
+
     /// Directional pattern of `color` for a line key.
     #[inline]
     #[must_use]
     pub fn pattern(&self, key: u32, color: Color) -> Pattern {
-        let v = self.line[key as usize & (KEY_COUNT - 1)];
-        Pattern::from_u8(if color == Color::Black { v } else { v >> 4 })
+        Pattern::from_u8((self.line(key) >> (16 * color.idx())) as u8)
+    }
+
+    /// Combined class of colour index `c` (0 black, 1 white) from its four direction
+    /// nibbles (direction d in bits 4d..4d+4).
+    #[inline(always)]
+    #[must_use]
+    pub fn combo(&self, c: usize, nibbles: u32) -> Pattern4 {
+        let a = PAIR[nibbles as usize & 0xFF] as usize;
+        let b = PAIR[(nibbles >> 8) as usize & 0xFF] as usize;
+        self.combo[c & 1][(a * PAIRS + b) & (COMBO_SIZE - 1)]
     }
 }
 
@@ -605,6 +747,58 @@ mod tests {
                         classify_line(&l, color, rule),
                         "{rule:?} {color:?} {l:?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn half_line_lookup_equals_the_full_key_table_for_every_key() {
+        for rule in Rule::ALL {
+            let t = RuleTables::get(rule);
+            let black = build_color_table(rule, Color::Black);
+            let white_rule = if rule == Rule::Renju {
+                Rule::Freestyle
+            } else {
+                rule
+            };
+            let white = build_color_table(white_rule, Color::White);
+            for key in 0..KEY_COUNT as u32 {
+                let want = u32::from(black[key as usize]) | u32::from(white[key as usize]) << 16;
+                assert_eq!(t.line(key), want, "{rule:?} key {key:#07x}");
+            }
+        }
+    }
+
+    #[test]
+    fn freestyle_patterns_ignore_the_cells_five_steps_away() {
+        // The board skips those cells' keys under freestyle (see `Board::far`).
+        let t = RuleTables::get(Rule::Freestyle);
+        let far = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
+        for key in 0..KEY_COUNT as u32 {
+            for v in [0, far & 0x5_5555, far & 0xA_AAAA, far] {
+                assert_eq!(t.line(key), t.line((key & !far) | v), "key {key:#07x}");
+            }
+        }
+        // Under the other rules they matter (exact five, caro's blocked ends).
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro8, Rule::Caro9] {
+            let t = RuleTables::get(rule);
+            assert!(
+                (0..KEY_COUNT as u32).any(|key| t.line(key) != t.line(key & !far)),
+                "{rule:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn combination_table_equals_combine4_for_every_pattern_quadruple() {
+        for rule in Rule::ALL {
+            let t = RuleTables::get(rule);
+            for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                for nibbles in 0..1u32 << 16 {
+                    let pats: [Pattern; 4] =
+                        std::array::from_fn(|d| Pattern::from_u8((nibbles >> (4 * d)) as u8));
+                    assert_eq!(t.combo(ci, nibbles), combine4(pats, color, rule));
                 }
             }
         }

@@ -629,6 +629,7 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
                     control.request_stop(seq);
                     continue;
                 }
+                "INFO" => prebuild_rule_tables(text),
                 _ => {}
             }
         }
@@ -642,6 +643,23 @@ fn reader<R: io::BufRead>(mut input: R, tx: &mpsc::Sender<Incoming>, control: &C
         {
             return;
         }
+    }
+}
+
+/// On `INFO rule`, start building that rule's pattern tables on a helper thread at once
+/// (50–120 ms of work): when a manager writes START, the INFO lines and the first move in
+/// one burst (the Gomocup judge), the main thread is still starting up, and on a second
+/// core the tables are ready by the time it applies the rule. The tables are built once
+/// per process; a second `get` waits for the first.
+fn prebuild_rule_tables(line: &str) {
+    let (_, rest) = parse::split_command(line);
+    if let Info::Rule(v) = parse::parse_info(rest) {
+        let (rule, _) = Rule::from_piskvork(v);
+        let _ = std::thread::Builder::new()
+            .name("rule-tables".into())
+            .spawn(move || {
+                let _ = crate::pattern::RuleTables::get(rule);
+            });
     }
 }
 

@@ -23,7 +23,7 @@ pub enum Mode {
 /// Which VCT search the commands run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum VctAlgo {
-    /// [`VctSolver::solve`]: df-pn and depth-first in turns.
+    /// [`VctSolver::solve_portfolio`]: df-pn and depth-first in turns.
     Both,
     /// [`VctSolver::solve_dfpn`].
     Dfpn,
@@ -52,8 +52,11 @@ pub struct Options {
     pub data: String,
     /// Suite filter for `solve-bench` (substring of the set name).
     pub only: Option<String>,
-    /// VCT search: `both` (default, [`VctSolver::solve`]), `dfpn` or `dfs`.
+    /// VCT search: `dfpn` (default, [`VctSolver::solve`]), `dfs` or `both`.
     pub vct_algo: VctAlgo,
+    /// Node limit per VCT position (`--vct-nodes`; a deterministic budget for comparing
+    /// searches on a noisy machine), unlimited by default.
+    pub vct_nodes: u64,
 }
 
 impl Default for Options {
@@ -67,12 +70,14 @@ impl Default for Options {
             max_plies: 199,
             data: "../shared/data".to_string(),
             only: None,
-            vct_algo: VctAlgo::Both,
+            vct_algo: VctAlgo::Dfpn,
+            vct_nodes: u64::MAX,
         }
     }
 }
 
-/// Parse `--size N --rule R --mode vcf|vct --time-ms T --max-plies P --data DIR --only S`.
+/// Parse `--size N --rule R --mode vcf|vct --time-ms T --vct-time-ms T --max-plies P
+/// --data DIR --only S --vct-algo both|dfpn|dfs --vct-nodes N`.
 ///
 /// # Errors
 /// Unknown option or bad value.
@@ -104,6 +109,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--max-plies" => o.max_plies = num(&val)?.min(999) as i32,
             "--data" => o.data = val,
             "--only" => o.only = Some(val),
+            "--vct-nodes" => o.vct_nodes = num(&val)?,
             "--vct-algo" => {
                 o.vct_algo = match val.as_str() {
                     "both" => VctAlgo::Both,
@@ -193,6 +199,8 @@ pub struct Runner {
     vct: VctSolver,
     /// Which VCT search runs.
     pub vct_algo: VctAlgo,
+    /// Node limit of each VCT search.
+    pub vct_nodes: u64,
 }
 
 /// The answer to one position.
@@ -221,7 +229,8 @@ impl Runner {
         Runner {
             vcf: VcfSolver::new(64 << 20),
             vct: VctSolver::new(64 << 20),
-            vct_algo: VctAlgo::Both,
+            vct_algo: VctAlgo::Dfpn,
+            vct_nodes: u64::MAX,
         }
     }
 
@@ -263,10 +272,11 @@ impl Runner {
                 }
                 Mode::Vct => {
                     let v = &mut self.vct;
+                    let n = self.vct_nodes;
                     let r = match self.vct_algo {
-                        VctAlgo::Both => v.solve(board, attacker, max_plies, u64::MAX, &stop),
-                        VctAlgo::Dfpn => v.solve_dfpn(board, attacker, max_plies, u64::MAX, &stop),
-                        VctAlgo::Dfs => v.solve_dfs(board, attacker, max_plies, u64::MAX, &stop),
+                        VctAlgo::Both => v.solve_portfolio(board, attacker, max_plies, n, &stop),
+                        VctAlgo::Dfpn => v.solve_dfpn(board, attacker, max_plies, n, &stop),
+                        VctAlgo::Dfs => v.solve_dfs(board, attacker, max_plies, n, &stop),
                     };
                     (
                         r,
@@ -319,6 +329,7 @@ pub fn run(args: &[String]) -> i32 {
     };
     let mut runner = Runner::new();
     runner.vct_algo = o.vct_algo;
+    runner.vct_nodes = o.vct_nodes;
     let mut times = Vec::new();
     let mut solved = 0;
     let mut total = 0;
@@ -424,9 +435,9 @@ fn set_board(f: &[String]) -> Option<Board> {
     build_board(&pl, 15, Rule::Renju).ok()
 }
 
-/// `pbrain-sente solve-bench [--data DIR] [--only SET] [--time-ms T]`: run the lfz084,
-/// quintet and mintaka suites and print one statistics line per set. `--time-ms` is the
-/// limit for VCF sets (VCT sets get 3 times... see the code: 3000 ms unless larger).
+/// `pbrain-sente solve-bench [options]` (see [`parse_options`]): run the lfz084, quintet
+/// and mintaka suites and print one statistics line per set. `--time-ms` is the limit per
+/// VCF position (default 1000), `--vct-time-ms` per VCT position (default 3000).
 #[must_use]
 pub fn bench(args: &[String]) -> i32 {
     let o = match parse_options(args) {
@@ -438,6 +449,7 @@ pub fn bench(args: &[String]) -> i32 {
     };
     let mut runner = Runner::new();
     runner.vct_algo = o.vct_algo;
+    runner.vct_nodes = o.vct_nodes;
     let want = |name: &str| o.only.as_deref().is_none_or(|s| name.contains(s));
     // lfz084: sets by id prefix.
     let mut sets: Vec<(String, SetStats)> = Vec::new();
