@@ -376,8 +376,8 @@ impl Core {
 
     /// The root threat phase under a watchdog thread that raises the solvers' stop flag
     /// after `threat_time_permille` of the soft limit (at most half the hard limit) or
-    /// when the search's own stop flag is raised. Budgets are cut to a fraction of a node
-    /// limit; the solver nodes count as search nodes.
+    /// when the search's own stop flag is raised. Budgets are cut to the same share of a
+    /// node limit; the solver nodes count as search nodes.
     fn root_threats(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
         let p = &self.params;
         let allowed = limits
@@ -386,14 +386,15 @@ impl Core {
             .min(limits.maximum / 2);
         // Budgets fit the time share at a pessimistic solver speed (the defence searches
         // make many solver calls, each of which notices the stop flag only every few
-        // hundred nodes), and a fraction of a node limit.
+        // hundred nodes).
         let nodes_in_time = u64::try_from(allowed.as_millis())
             .unwrap_or(u64::MAX)
             .saturating_mul(SOLVER_NODES_PER_MS);
-        let share = |n: u64, div: u64| {
-            let n = n.min(nodes_in_time / div);
-            limits.max_nodes.map_or(n, |m| n.min(m / 8))
-        };
+        // A node limit is shared the same way as the time.
+        let nodes_in_limit = limits.max_nodes.map_or(u64::MAX, |m| {
+            m.saturating_mul(u64::from(p.threat_time_permille)) / 1000
+        });
+        let share = |n: u64, div: u64| n.min(nodes_in_time / div).min(nodes_in_limit / div);
         let budgets = RootBudgets {
             vcf_nodes: share(p.root_vcf_nodes, 4),
             vct_nodes: share(p.root_vct_nodes, 4),
