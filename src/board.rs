@@ -221,6 +221,9 @@ const NEAR_ROWS: [u64; 7] = near_rows();
 /// last index.
 const NEAR_LEN: usize = NUM_CELLS + 8;
 
+/// The bits of a line key that hold the two cells 5 steps away.
+const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
+
 /// The parts of the board one stone's pattern update writes, borrowed apart so that the
 /// compiler keeps the pointers in registers (through `&mut self` it reloaded them after
 /// every store).
@@ -252,7 +255,7 @@ impl Update<'_> {
     /// The update of the line through `i` along direction `D`: the 10 cells around `i`
     /// (unrolled by hand so that every offset and shift is a constant).
     #[inline(always)]
-    fn dir<const D: usize>(&mut self, i: usize, code: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self, i: usize, code: u32) {
         let off = Dir::ALL[D].offset() as usize;
         macro_rules! at {
             ($($k:literal)*) => {$(
@@ -261,7 +264,10 @@ impl Update<'_> {
                 self.cell::<D>(i.wrapping_sub(off * $k), code << key_shift($k));
             )*};
         }
-        at!(1 2 3 4 5);
+        at!(1 2 3 4);
+        if FAR {
+            at!(5);
+        }
     }
 
     /// If `q` is empty: add `bits` to its line key along `D`, refresh its pattern along
@@ -305,7 +311,7 @@ impl Update<'_> {
 
 /// Take the stone code `code` at `i` out of the line keys of the empty cells along `D`.
 #[inline(always)]
-fn remove_dir<const D: usize>(s: &mut [Slot; NUM_CELLS], i: usize, code: u32) {
+fn remove_dir<const D: usize, const FAR: bool>(s: &mut [Slot; NUM_CELLS], i: usize, code: u32) {
     let off = Dir::ALL[D].offset() as usize;
     macro_rules! at {
         ($($k:literal)*) => {$(
@@ -319,7 +325,10 @@ fn remove_dir<const D: usize>(s: &mut [Slot; NUM_CELLS], i: usize, code: u32) {
             }
         )*};
     }
-    at!(1 2 3 4 5);
+    at!(1 2 3 4);
+    if FAR {
+        at!(5);
+    }
 }
 
 /// The game position with all incremental pattern state. Not `Clone`: copying it is
@@ -330,6 +339,9 @@ pub struct Board {
     height: usize,
     rule: Rule,
     tables: &'static RuleTables,
+    /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
+    /// moves leave those cells' keys alone, and the 5-away bits of keys are stale.
+    far: bool,
     /// Per cell of the padded layout: content, line keys, patterns, classes.
     s: Box<[Slot; NUM_CELLS]>,
     /// Per colour: how many empty cells have each class.
@@ -364,6 +376,7 @@ impl Board {
             height,
             rule,
             tables: RuleTables::get(rule),
+            far: rule != Rule::Freestyle,
             s: wall_slots(),
             counts: [[0; Pattern4::COUNT]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
@@ -670,10 +683,17 @@ impl Board {
         up.counts[0][old[0] as usize] -= 1;
         up.counts[1][old[1] as usize] -= 1;
         let code = v as u32;
-        up.dir::<0>(i, code);
-        up.dir::<1>(i, code);
-        up.dir::<2>(i, code);
-        up.dir::<3>(i, code);
+        if self.far {
+            up.dir::<0, true>(i, code);
+            up.dir::<1, true>(i, code);
+            up.dir::<2, true>(i, code);
+            up.dir::<3, true>(i, code);
+        } else {
+            up.dir::<0, false>(i, code);
+            up.dir::<1, false>(i, code);
+            up.dir::<2, false>(i, code);
+            up.dir::<3, false>(i, code);
+        }
         self.changes_len = start + up.n;
     }
 
@@ -684,10 +704,17 @@ impl Board {
         let s = &mut *self.s;
         let code = s[i].cell as u32;
         s[i].cell = Cell::Empty;
-        remove_dir::<0>(s, i, code);
-        remove_dir::<1>(s, i, code);
-        remove_dir::<2>(s, i, code);
-        remove_dir::<3>(s, i, code);
+        if self.far {
+            remove_dir::<0, true>(s, i, code);
+            remove_dir::<1, true>(s, i, code);
+            remove_dir::<2, true>(s, i, code);
+            remove_dir::<3, true>(s, i, code);
+        } else {
+            remove_dir::<0, false>(s, i, code);
+            remove_dir::<1, false>(s, i, code);
+            remove_dir::<2, false>(s, i, code);
+            remove_dir::<3, false>(s, i, code);
+        }
         self.frames_len -= 1;
         let frame = &self.frames[self.frames_len];
         let start = frame.changes_start as usize;
@@ -868,6 +895,7 @@ impl Board {
             height: self.height,
             rule: self.rule,
             tables: self.tables,
+            far: self.far,
             s: wall_slots(),
             counts: [[0; Pattern4::COUNT]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
@@ -900,10 +928,13 @@ impl Board {
         for i in 0..NUM_CELLS {
             let on_board = self.in_board(Pos(i as u16));
             if self.s[i].cell == Cell::Empty {
-                // Keys of stones are frozen while they stand (see `put`).
+                // Keys of stones are frozen while they stand (see `put`); without `far`,
+                // the bits of the cells 5 steps away are not kept.
+                let mask = if self.far { !0 } else { !FAR_BITS };
                 for d in 0..4 {
                     assert_eq!(
-                        self.s[i].keys[d], fresh.s[i].keys[d],
+                        self.s[i].keys[d] & mask,
+                        fresh.s[i].keys[d] & mask,
                         "line key {i} dir {d}"
                     );
                 }

@@ -771,6 +771,26 @@ mod tests {
     }
 
     #[test]
+    fn freestyle_patterns_ignore_the_cells_five_steps_away() {
+        // The board skips those cells' keys under freestyle (see `Board::far`).
+        let t = RuleTables::get(Rule::Freestyle);
+        let far = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
+        for key in 0..KEY_COUNT as u32 {
+            for v in [0, far & 0x5_5555, far & 0xA_AAAA, far] {
+                assert_eq!(t.line(key), t.line((key & !far) | v), "key {key:#07x}");
+            }
+        }
+        // Under the other rules they matter (exact five, caro's blocked ends).
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro8, Rule::Caro9] {
+            let t = RuleTables::get(rule);
+            assert!(
+                (0..KEY_COUNT as u32).any(|key| t.line(key) != t.line(key & !far)),
+                "{rule:?}"
+            );
+        }
+    }
+
+    #[test]
     fn combination_table_equals_combine4_for_every_pattern_quadruple() {
         for rule in Rule::ALL {
             let t = RuleTables::get(rule);
