@@ -146,3 +146,25 @@ fn caro_search_blocks_the_end_that_caps_both_fives() {
         }
     }
 }
+
+#[test]
+fn searcher_tables_and_solver_tables_fit_in_the_byte_budget() {
+    let mib = 1usize << 20;
+    for bytes in [mib, 16 * mib, 300 * mib] {
+        let mut s = Searcher::new(bytes, SearchParams::default());
+        assert!(s.tt_bytes() <= bytes, "{bytes}: {}", s.tt_bytes());
+        assert!(s.tt_bytes() >= bytes / 2, "{bytes}: {}", s.tt_bytes());
+        s.resize_tt(bytes / 4);
+        assert!(s.tt_bytes() <= bytes / 4, "{bytes}: {}", s.tt_bytes());
+    }
+}
+
+#[test]
+fn threat_switch_is_settable_by_name() {
+    let mut p = SearchParams::default();
+    assert!(p.threats);
+    p.apply("threats=off,leaf_vcf=50,root_vct=0").unwrap();
+    assert!(!p.threats);
+    assert_eq!((p.leaf_vcf_nodes, p.root_vct_nodes), (50, 0));
+    assert!(p.apply("threats=maybe").is_err());
+}

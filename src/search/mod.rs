@@ -30,6 +30,10 @@ use threats::{split_bytes, RootBudgets, RootThreat, Threats};
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
 
+/// Solver speed assumed when fitting the root threat phase's node budgets into its time
+/// share (nodes per millisecond; about half what one loaded core does).
+const SOLVER_NODES_PER_MS: u64 = 500;
+
 /// Default transposition table size when nothing else is known (bytes).
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 
@@ -376,17 +380,26 @@ impl Core {
     /// limit; the solver nodes count as search nodes.
     fn root_threats(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
         let p = &self.params;
-        let share = |n: u64| limits.max_nodes.map_or(n, |m| n.min(m / 8));
-        let budgets = RootBudgets {
-            vcf_nodes: share(p.root_vcf_nodes),
-            vct_nodes: share(p.root_vct_nodes),
-            def_vcf: share(p.defence_vcf_nodes),
-            def_vct: share(p.defence_vct_nodes),
-        };
         let allowed = limits
             .optimum
             .mul_f64(f64::from(p.threat_time_permille) / 1000.0)
             .min(limits.maximum / 2);
+        // Budgets fit the time share at a pessimistic solver speed (the defence searches
+        // make many solver calls, each of which notices the stop flag only every few
+        // hundred nodes), and a fraction of a node limit.
+        let nodes_in_time = u64::try_from(allowed.as_millis())
+            .unwrap_or(u64::MAX)
+            .saturating_mul(SOLVER_NODES_PER_MS);
+        let share = |n: u64, div: u64| {
+            let n = n.min(nodes_in_time / div);
+            limits.max_nodes.map_or(n, |m| n.min(m / 8))
+        };
+        let budgets = RootBudgets {
+            vcf_nodes: share(p.root_vcf_nodes, 4),
+            vct_nodes: share(p.root_vct_nodes, 4),
+            def_vcf: share(p.defence_vcf_nodes, 64),
+            def_vct: share(p.defence_vct_nodes, 32),
+        };
         let deadline = limits.start.checked_add(allowed);
         let outside = self.stop.clone();
         let flag = AtomicBool::new(false);
