@@ -365,7 +365,7 @@ impl Dfpn {
     ) -> Value {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.node_limit
-            || (self.stats.nodes & 255 == 0 && stop.load(Ordering::Relaxed))
+            || (self.stats.nodes & 63 == 0 && stop.load(Ordering::Relaxed))
         {
             self.aborted = true;
         }
