@@ -17,12 +17,15 @@ const MAX_FRAMES: usize = MAX_MOVES + 64;
 /// Most cells one stone can change: 4 lines × 10 neighbours, plus the cell itself.
 const MAX_CHANGES_PER_FRAME: usize = 4 * 10 + 1;
 
-/// One cell's state before a stone changed it, for unmake.
+/// One empty cell's state before a stone changed it, for unmake: its line key along the
+/// one direction in which the stone lies (`dir`), its patterns and classes.
 #[derive(Clone, Copy, Default)]
 struct Change {
+    key: u32,
+    pats: u32,
     cell: u16,
     p4: [Pattern4; 2],
-    pats: u32,
+    dir: u8,
 }
 
 /// Everything the board keeps about one cell. One record per cell (rather than one array
@@ -239,12 +242,14 @@ struct Update<'a> {
 impl Update<'_> {
     /// Save the state of cell `q` in the current frame.
     #[inline(always)]
-    fn record(&mut self, q: usize) {
+    fn record<const D: usize>(&mut self, q: usize) {
         let slot = &self.s[q];
         let ch = Change {
+            key: slot.keys[D],
+            pats: slot.pats,
             cell: q as u16,
             p4: slot.p4,
-            pats: slot.pats,
+            dir: D as u8,
         };
         if let Some(c) = self.changes.get_mut(self.n) {
             *c = ch;
@@ -278,6 +283,8 @@ impl Update<'_> {
         if self.s[q].cell != Cell::Empty {
             return;
         }
+        // Every empty neighbour is recorded (its key changes), so unmake only restores.
+        self.record::<D>(q);
         let key = self.s[q].keys[D] ^ bits;
         self.s[q].keys[D] = key;
         let spread = self.tables.line(key) << (4 * D);
@@ -287,7 +294,6 @@ impl Update<'_> {
         if diff == 0 {
             return;
         }
-        self.record(q);
         self.s[q].pats = new;
         if diff & 0xFFFF != 0 {
             self.refresh::<0>(q, new);
@@ -306,28 +312,6 @@ impl Update<'_> {
         self.counts[C][old as usize] -= 1;
         self.counts[C][new as usize] += 1;
         self.s[q].p4[C] = new;
-    }
-}
-
-/// Take the stone code `code` at `i` out of the line keys of the empty cells along `D`.
-#[inline(always)]
-fn remove_dir<const D: usize, const FAR: bool>(s: &mut [Slot; NUM_CELLS], i: usize, code: u32) {
-    let off = Dir::ALL[D].offset() as usize;
-    macro_rules! at {
-        ($($k:literal)*) => {$(
-            let q = i.wrapping_add(off * $k) & (NUM_CELLS - 1);
-            if s[q].cell == Cell::Empty {
-                s[q].keys[D] ^= code << key_shift(-$k);
-            }
-            let q = i.wrapping_sub(off * $k) & (NUM_CELLS - 1);
-            if s[q].cell == Cell::Empty {
-                s[q].keys[D] ^= code << key_shift($k);
-            }
-        )*};
-    }
-    at!(1 2 3 4);
-    if FAR {
-        at!(5);
     }
 }
 
@@ -675,7 +659,7 @@ impl Board {
             n: 0,
             counts: &mut self.counts,
         };
-        up.record(i);
+        up.record::<0>(i);
         let slot = &mut up.s[i];
         let old = slot.p4;
         slot.p4 = [Pattern4::None; 2];
@@ -700,27 +684,15 @@ impl Board {
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
     #[inline]
     fn remove(&mut self, p: Pos) {
-        let i = p.idx();
         let s = &mut *self.s;
-        let code = s[i].cell as u32;
-        s[i].cell = Cell::Empty;
-        if self.far {
-            remove_dir::<0, true>(s, i, code);
-            remove_dir::<1, true>(s, i, code);
-            remove_dir::<2, true>(s, i, code);
-            remove_dir::<3, true>(s, i, code);
-        } else {
-            remove_dir::<0, false>(s, i, code);
-            remove_dir::<1, false>(s, i, code);
-            remove_dir::<2, false>(s, i, code);
-            remove_dir::<3, false>(s, i, code);
-        }
+        s[p.idx()].cell = Cell::Empty;
         self.frames_len -= 1;
         let frame = &self.frames[self.frames_len];
         let start = frame.changes_start as usize;
         // Each cell is recorded at most once per stone, so the order does not matter.
         for ch in &self.changes[start..self.changes_len] {
             let slot = &mut s[ch.cell as usize & (NUM_CELLS - 1)];
+            slot.keys[ch.dir as usize & 3] = ch.key;
             slot.pats = ch.pats;
             slot.p4 = ch.p4;
         }

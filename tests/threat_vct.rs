@@ -134,7 +134,10 @@ fn renju_black_double_three_point_is_no_vct_move() {
 
 #[test]
 fn quintet_vct_cases_never_claim_a_disproven_win() {
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+    for case in quintet_cases()
+        .into_iter()
+        .filter(|c| c.mode != "vcf" && c.name != BEYOND_THREAT_LIMIT)
+    {
         let mut b = case.board;
         // Wins of up to 13 plies are replayed against every defence.
         let r = vct(&mut b, 2 * case.limit + 1, 300_000, 13);
@@ -146,7 +149,10 @@ fn quintet_vct_cases_never_claim_a_disproven_win() {
 
 #[test]
 fn quintet_vct_cases_never_claim_a_disproven_win_by_the_other_searches() {
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+    for case in quintet_cases()
+        .into_iter()
+        .filter(|c| c.mode != "vcf" && c.name != BEYOND_THREAT_LIMIT)
+    {
         let mut b = case.board;
         let r = vct_with(Algo::Both, &mut b, 2 * case.limit + 1, 300_000, 0);
         if !case.proven {
@@ -311,5 +317,25 @@ fn vct_defences_list_exactly_the_moves_after_which_no_win_is_proven() {
         } else if b.is_near(p) {
             assert!(r.is_win(), "{p:?} not listed but black has no VCT");
         }
+    }
+}
+
+/// quintet disproves a win within 7 attacks for this case, but only over its threats of
+/// depth 2 (`threat_limit=2`: moves that set up a two-four VCF); a threat here may be any
+/// move after which a defender pass loses to a VCF of any length. The 15-ply win (7
+/// attacks and the five) found is replayed against every defence.
+const BEYOND_THREAT_LIMIT: &str = "vct_game_white_l08_5_short";
+
+#[test]
+fn quintet_l08_5_short_has_a_15_ply_win_beyond_quintets_threat_limit() {
+    let case = quintet_cases()
+        .into_iter()
+        .find(|c| c.name == BEYOND_THREAT_LIMIT)
+        .unwrap();
+    assert!(!case.proven);
+    let mut b = case.board;
+    match vct(&mut b, 2 * case.limit + 1, 3_000_000, 15) {
+        ThreatResult::Win { plies, .. } => assert!(plies <= 15, "{plies}"),
+        other => panic!("expected the verified win, got {other:?}"),
     }
 }

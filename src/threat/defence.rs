@@ -55,8 +55,12 @@ pub fn vcf_defences(
         return None;
     }
     let line = solver.principal_line().to_vec();
-    let everywhere = board.rule() == Rule::Renju
-        && replay(board, attacker, &line).is_none_or(|f| f.relies_on_renju);
+    // A line that does not replay (completed from a table that lost an entry) says
+    // nothing about where it can be spoiled: then every square is a candidate.
+    let everywhere = match replay(board, attacker, &line) {
+        None => true,
+        Some(f) => board.rule() == Rule::Renju && f.relies_on_renju,
+    };
     let d = attacker.opp();
     let base = root_key(board, attacker, 0x5CF);
     let mut out = Vec::new();

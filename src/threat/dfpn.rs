@@ -365,7 +365,7 @@ impl Dfpn {
     ) -> Value {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.node_limit
-            || (self.stats.nodes & 255 == 0 && stop.load(Ordering::Relaxed))
+            || (self.stats.nodes & 63 == 0 && stop.load(Ordering::Relaxed))
         {
             self.aborted = true;
         }
@@ -678,8 +678,13 @@ impl Dfpn {
         let t0 = self.lines.len();
         self.lines.extend_from_slice(vcf.principal_line());
         let t1 = self.lines.len();
-        let everywhere = board.rule() == Rule::Renju
-            && replay(board, a, &self.lines[t0..t1]).is_none_or(|f| f.relies_on_renju);
+        // A line that does not replay here (a line completed from a table that lost an
+        // entry) says nothing about where it can be spoiled: then every square is tried.
+        let everywhere = t1 == t0
+            || match replay(board, a, &self.lines[t0..t1]) {
+                None => true,
+                Some(f) => board.rule() == Rule::Renju && f.relies_on_renju,
+            };
         // Candidate defences, appended to `lines` after the threat.
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
