@@ -50,6 +50,9 @@ pub struct Engine {
     /// The table budget `searcher` was created with (its split between tables is the
     /// search's business).
     tables_for: usize,
+    /// Search parameters set by `INFO <param> <value>` (defaults otherwise); kept here so
+    /// they survive a resize of the tables.
+    params: SearchParams,
 }
 
 /// Memory kept outside the search tables: pattern tables (~1–2 MB per rule), search
@@ -100,6 +103,7 @@ impl Engine {
             searched: None,
             watchdog: None,
             tables_for: 0,
+            params: SearchParams::default(),
         }
     }
 
@@ -140,7 +144,7 @@ impl Engine {
         // Free the old tables before mapping the new ones (peak memory).
         self.searcher = None;
         self.searched = None;
-        self.searcher = Some(Searcher::new(bytes, SearchParams::default()));
+        self.searcher = Some(Searcher::new(bytes, self.params.clone()));
         self.tables_for = bytes;
     }
 
@@ -309,6 +313,27 @@ impl Engine {
     #[must_use]
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Apply search parameter settings (`key=value`, see [`SearchParams::apply`]) to this
+    /// and every later search. On error nothing changes.
+    ///
+    /// # Errors
+    /// The message of [`SearchParams::apply`] for an unknown key or a bad value.
+    pub fn set_search_param(&mut self, spec: &str) -> Result<(), String> {
+        let mut params = self.params.clone();
+        params.apply(spec)?;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_params(params.clone());
+        }
+        self.params = params;
+        Ok(())
+    }
+
+    /// The search parameters the next search uses.
+    #[must_use]
+    pub fn search_params(&self) -> &SearchParams {
+        &self.params
     }
 
     /// [`fallback_move`] on the current position (emergency move).

@@ -459,7 +459,13 @@ impl<W: Write> Session<W> {
             | Info::Folder(_)
             | Info::Pondering(_)
             | Info::CautionFactor(_) => {}
-            Info::Unknown(k) => log::record('#', &format!("ignored INFO key {k}")),
+            Info::Unknown(k, v) => {
+                let spec = format!("{}={v}", k.to_ascii_lowercase());
+                match self.engine.set_search_param(&spec) {
+                    Ok(()) => log::record('#', &format!("search parameter {spec}")),
+                    Err(e) => log::record('#', &format!("ignored INFO key {k}: {e}")),
+                }
+            }
             Info::Invalid(r) => log::record('#', &format!("ignored INFO: {r}")),
         }
     }
@@ -827,6 +833,27 @@ mod tests {
             .collect();
         assert!(nodes.iter().all(|&n| n <= 3000), "{r:?}");
         assert!(r.last().is_some_and(|l| !l.starts_with("MESSAGE")), "{r:?}");
+    }
+
+    #[test]
+    fn info_with_a_search_parameter_key_sets_that_parameter() {
+        let mut s = session();
+        let default_top_n = s.engine().search_params().top_n;
+        s.handle(Incoming::now(2, "INFO TOP_N 3"));
+        assert_eq!(s.engine().search_params().top_n, 3);
+        assert_ne!(default_top_n, 3);
+        s.handle(Incoming::now(3, "info threats off"));
+        assert!(!s.engine().search_params().threats);
+        // Unknown keys and bad values change nothing and get no reply.
+        let before = s.engine().search_params().clone();
+        s.handle(Incoming::now(4, "INFO top_n many"));
+        s.handle(Incoming::now(5, "INFO usedatabase 1"));
+        assert_eq!(s.engine().search_params(), &before);
+        assert!(replies(&mut s).is_empty());
+        // The setting survives a new table size.
+        s.handle(Incoming::now(6, "INFO max_memory 50000000"));
+        s.handle(Incoming::now(7, "START 15"));
+        assert_eq!(s.engine().search_params().top_n, 3);
     }
 
     #[test]

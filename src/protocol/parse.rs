@@ -83,8 +83,9 @@ pub enum Info {
     CautionFactor(i64),
     /// `show_detail` (0 = no MESSAGE lines, anything else = MESSAGE lines).
     ShowDetail(i64),
-    /// A key this engine does not know (ignored silently).
-    Unknown(String),
+    /// Any other key, upper-cased, with its raw value: a search parameter when it names
+    /// one (`INFO top_n 8`, see `SearchParams::apply`), else ignored silently.
+    Unknown(String, String),
     /// A known key with a bad or missing value (ignored silently; INFO is never answered).
     Invalid(String),
 }
@@ -322,7 +323,7 @@ pub fn parse_info(rest: &str) -> Info {
         "PONDERING" => num(Info::Pondering),
         "CAUTION_FACTOR" => num(Info::CautionFactor),
         "SHOW_DETAIL" => num(Info::ShowDetail),
-        _ => Info::Unknown(echo(&key)),
+        _ => Info::Unknown(echo(&key), echo(value)),
     }
 }
 
@@ -514,7 +515,7 @@ mod tests {
         assert_eq!(parse_info("evaluate 3,4"), Info::Evaluate);
         assert_eq!(
             parse_info("usedatabase 1"),
-            Info::Unknown("USEDATABASE".into())
+            Info::Unknown("USEDATABASE".into(), "1".into())
         );
         assert!(matches!(parse_info("timeout_turn"), Info::Invalid(_)));
         assert!(matches!(parse_info("timeout_turn 1e3"), Info::Invalid(_)));
