@@ -216,6 +216,35 @@ pub fn depth_bench(ms: u64) -> Vec<String> {
     out
 }
 
+/// Time to build each rule's pattern tables from scratch (they are built when a game
+/// with that rule starts, so the build counts against the first move): median of 9
+/// builds per rule; the last line is `Tables: <max median> ms`.
+#[must_use]
+pub fn tables_bench() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut worst = 0.0f64;
+    for rule in Rule::ALL {
+        let mut ms: Vec<f64> = (0..9)
+            .map(|_| {
+                let t = Instant::now();
+                let tables = crate::pattern::RuleTables::build(rule);
+                let took = t.elapsed().as_secs_f64() * 1000.0;
+                assert_eq!(tables.rule, rule);
+                took
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        let med = ms[ms.len() / 2];
+        worst = worst.max(med);
+        out.push(format!(
+            "{:10} {med:6.2} ms (median of 9)",
+            format!("{rule:?}")
+        ));
+    }
+    out.push(format!("Tables: {worst:.2} ms"));
+    out
+}
+
 /// CPU time this thread has run, in ns, from /proc/thread-self/schedstat (Linux only).
 #[must_use]
 pub fn thread_cpu_ns() -> Option<u64> {

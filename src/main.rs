@@ -30,6 +30,11 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("bench-tables") => {
+            for line in sente::bench::tables_bench() {
+                println!("{line}");
+            }
+        }
         Some("solve") => std::process::exit(sente::threat::cli::run(&args[1..])),
         Some("solve-bench") => std::process::exit(sente::threat::cli::bench(&args[1..])),
         Some(other) => {

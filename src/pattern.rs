@@ -306,68 +306,123 @@ fn combine_children(child: &[Pattern; 11], color: Color, rule: Rule) -> Pattern 
     best
 }
 
-/// Build the directional table of one colour under one rule: entry = [`Pattern`] as u8.
-fn build_color_table(rule: Rule, color: Color) -> Vec<u8> {
-    const UNKNOWN: u8 = 0xFF;
-    let own = if color == Color::Black { BLACK } else { WHITE };
-    let mut memo = vec![UNKNOWN; KEY_COUNT];
+/// Marks a key not yet classified in a memo of [`rank_key`].
+const UNRANKED: u8 = 0xFF;
 
-    fn rank(key: u32, own: u8, color: Color, rule: Rule, memo: &mut [u8]) -> Pattern {
-        let m = memo[key as usize];
-        if m != 0xFF {
-            return Pattern::from_u8(m);
-        }
-        let mut line = [EMPTY; 11];
-        for k in -HALF..=HALF {
-            if k != 0 {
-                line[(k + HALF) as usize] = key_cell(key, k);
-            }
-        }
-        line[5] = own;
-        let mut lo = 5;
-        while lo > 0 && line[lo - 1] == own {
-            lo -= 1;
-        }
-        let mut hi = 5;
-        while hi < 10 && line[hi + 1] == own {
-            hi += 1;
-        }
-        let len = hi - lo + 1;
-        let left = if lo > 0 { line[lo - 1] } else { EMPTY };
-        let right = if hi < 10 { line[hi + 1] } else { EMPTY };
-        let result = if run_wins(rule, color, len, left, right) {
-            Pattern::F5
-        } else if len >= 6 {
-            Pattern::Overline
-        } else {
-            let mut child = [Pattern::Dead; 11];
-            for i in 1..=9usize {
-                if i != 5 && line[i] == EMPTY {
-                    let k = i as i32 - HALF;
-                    let next = key | (u32::from(own) << key_shift(k));
-                    child[i] = rank(next, own, color, rule, memo);
-                }
-            }
-            combine_children(&child, color, rule)
-        };
-        memo[key as usize] = result as u8;
-        result
+/// The pattern `color` (stones coded `own`) makes on the line `key` by playing its centre,
+/// memoised in `memo` (one byte per key, [`UNRANKED`] = not yet known). Children are the
+/// keys with one more own stone, so a call only visits keys above `key`.
+fn rank_key(key: u32, own: u8, color: Color, rule: Rule, memo: &mut [u8]) -> Pattern {
+    let m = memo[key as usize];
+    if m != UNRANKED {
+        return Pattern::from_u8(m);
     }
+    let mut line = [EMPTY; 11];
+    for k in -HALF..=HALF {
+        if k != 0 {
+            line[(k + HALF) as usize] = key_cell(key, k);
+        }
+    }
+    line[5] = own;
+    let mut lo = 5;
+    while lo > 0 && line[lo - 1] == own {
+        lo -= 1;
+    }
+    let mut hi = 5;
+    while hi < 10 && line[hi + 1] == own {
+        hi += 1;
+    }
+    let len = hi - lo + 1;
+    let left = if lo > 0 { line[lo - 1] } else { EMPTY };
+    let right = if hi < 10 { line[hi + 1] } else { EMPTY };
+    let result = if run_wins(rule, color, len, left, right) {
+        Pattern::F5
+    } else if len >= 6 {
+        Pattern::Overline
+    } else {
+        let mut child = [Pattern::Dead; 11];
+        for i in 1..=9usize {
+            if i != 5 && line[i] == EMPTY {
+                let k = i as i32 - HALF;
+                let next = key | (u32::from(own) << key_shift(k));
+                child[i] = rank_key(next, own, color, rule, memo);
+            }
+        }
+        combine_children(&child, color, rule)
+    };
+    memo[key as usize] = result as u8;
+    result
+}
 
+/// Build the directional table of one colour under one rule over every key: entry =
+/// [`Pattern`] as u8 (the reference the half-state tables are tested against).
+#[cfg(test)]
+fn build_color_table(rule: Rule, color: Color) -> Vec<u8> {
+    let own = if color == Color::Black { BLACK } else { WHITE };
+    let mut memo = vec![UNRANKED; KEY_COUNT];
     for key in 0..KEY_COUNT as u32 {
-        rank(key, own, color, rule, &mut memo);
+        rank_key(key, own, color, rule, &mut memo);
     }
     memo
 }
 
-/// Swap black and white in every cell of a key.
-#[inline]
-fn swap_colors(key: u32) -> u32 {
-    // For each 2-bit cell: 01 <-> 10, 00 and 11 unchanged.
-    let lo = key & 0x55555;
-    let hi = (key >> 1) & 0x55555;
-    let differ = lo ^ hi;
-    key ^ (differ | (differ << 1))
+/// One half line (5 cells, nearest first) whose [`half_state`] for the colour with
+/// stones `own` is `state`: the inverse of `half_state` up to the cells it ignores
+/// (those behind the blocker are filled with the blocker).
+fn half_cells(state: u32, own: u8) -> [u8; 5] {
+    let opp = if own == BLACK { WHITE } else { BLACK };
+    let mut cells = [EMPTY; 5];
+    if state >= 62 {
+        let bits = state - 62;
+        for (k, c) in cells.iter_mut().enumerate() {
+            *c = if bits >> k & 1 == 1 { own } else { EMPTY };
+        }
+        return cells;
+    }
+    // States ending at a blocker at index k start at 2 * (2^k - 1).
+    let mut k = 0;
+    while 2 * ((1u32 << (k + 1)) - 1) <= state {
+        k += 1;
+    }
+    let rem = state - 2 * ((1 << k) - 1);
+    let blocker = if rem >> k & 1 == 1 { WALL } else { opp };
+    for (j, c) in cells.iter_mut().enumerate() {
+        *c = match j.cmp(&k) {
+            std::cmp::Ordering::Less if rem >> j & 1 == 1 => own,
+            std::cmp::Ordering::Less => EMPTY,
+            _ => blocker,
+        };
+    }
+    cells
+}
+
+/// A line key whose left half (offsets -1..-5) is `left` and right half (+1..+5) is
+/// `right`, both nearest first.
+fn key_of_halves(left: [u8; 5], right: [u8; 5]) -> u32 {
+    let mut key = 0;
+    for k in 1..=HALF {
+        key |= u32::from(left[k as usize - 1]) << key_shift(-k);
+        key |= u32::from(right[k as usize - 1]) << key_shift(k);
+    }
+    key
+}
+
+/// The half-pair pattern table of one colour: entry `a * HALF_STATES + b` = the pattern
+/// of a line whose left half has state `a` and right half state `b`. Only one key per
+/// pair is classified (with a memo shared by the recursion), not all 2^20 keys.
+fn build_pair_patterns(rule: Rule, color: Color) -> Vec<u8> {
+    let own = if color == Color::Black { BLACK } else { WHITE };
+    let mut memo = vec![UNRANKED; KEY_COUNT];
+    let n = HALF_STATES as u32;
+    let mut out = vec![0u8; HALF_STATES * HALF_STATES];
+    for a in 0..n {
+        let left = half_cells(a, own);
+        for b in 0..n {
+            let key = key_of_halves(left, half_cells(b, own));
+            out[(a * n + b) as usize] = rank_key(key, own, color, rule, &mut memo) as u8;
+        }
+    }
+    out
 }
 
 /// Combine the four directional patterns of one colour into a [`Pattern4`].
@@ -528,19 +583,12 @@ pub struct RuleTables {
 }
 
 impl RuleTables {
-    fn build(rule: Rule) -> RuleTables {
-        let black = build_color_table(rule, Color::Black);
-        let white = if rule == Rule::Renju {
-            // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
-            build_color_table(Rule::Freestyle, Color::White)
-        } else {
-            // Colour-symmetric rules: white's pattern is black's with colours swapped.
-            (0..KEY_COUNT as u32)
-                .map(|key| black[swap_colors(key) as usize])
-                .collect()
-        };
+    /// Build the tables of `rule` from scratch (a few ms; [`RuleTables::get`] caches
+    /// them — call this directly only to measure or test the build).
+    #[must_use]
+    pub fn build(rule: Rule) -> RuleTables {
         // Symmetric rules share one half-pair table between the colours (the states are
-        // relative to the colour); renju keeps white's apart.
+        // relative to the colour); renju keeps white's apart, after black's.
         let white_base = if rule == Rule::Renju {
             (HALF_STATES * HALF_STATES) as u32
         } else {
@@ -557,19 +605,14 @@ impl RuleTables {
                 (half_state(l, BLACK) * n) | ((half_state(l, WHITE) * n + white_base) << 16);
             right[half as usize] = half_state(r, BLACK) | half_state(r, WHITE) << 16;
         }
-        const UNSET: u8 = 0xFF;
-        let mut pat: Box<[u8; PAT_SIZE]> = vec![UNSET; PAT_SIZE].try_into().expect("size");
-        for key in 0..KEY_COUNT {
-            let idx = left[key & 0x3FF] + right[key >> 10];
-            for (slot, want) in [(idx & 0xFFFF, black[key]), (idx >> 16, white[key])] {
-                let e = &mut pat[slot as usize];
-                // Every key with the same canonical halves must have the same pattern.
-                assert!(
-                    *e == UNSET || *e == want,
-                    "{rule:?}: key {key:#x} breaks halves"
-                );
-                *e = want;
-            }
+        let mut pat: Box<[u8; PAT_SIZE]> = vec![0u8; PAT_SIZE].try_into().expect("size");
+        let black = build_pair_patterns(rule, Color::Black);
+        pat[..black.len()].copy_from_slice(&black);
+        if rule == Rule::Renju {
+            // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
+            let white = build_pair_patterns(Rule::Freestyle, Color::White);
+            let base = white_base as usize;
+            pat[base..base + white.len()].copy_from_slice(&white);
         }
         let mut combo: [Box<[Pattern4; COMBO_SIZE]>; 2] = [
             vec![Pattern4::None; COMBO_SIZE].try_into().expect("size"),
