@@ -84,6 +84,24 @@ impl MoveList {
         self.moves[i]
     }
 
+    /// Move the best of moves `i..` (score descending, then square index ascending) to
+    /// position `i` and return it: picking `0, 1, 2, …` yields the order of
+    /// [`MoveList::sort_and_truncate`] without sorting the moves a cutoff never reaches.
+    /// `i` must be below [`MoveList::len`].
+    #[inline]
+    pub fn pick(&mut self, i: usize) -> ScoredMove {
+        let s = &mut self.moves[i..self.len];
+        let mut best = 0;
+        for j in 1..s.len() {
+            let (a, b) = (s[j], s[best]);
+            if a.score > b.score || (a.score == b.score && a.pos < b.pos) {
+                best = j;
+            }
+        }
+        s.swap(0, best);
+        s[0]
+    }
+
     /// Sort best first (score descending, then square index ascending) and keep at most
     /// `n` moves.
     pub fn sort_and_truncate(&mut self, n: usize) {
@@ -368,6 +386,29 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn picking_in_turn_gives_the_sorted_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        for _ in 0..200 {
+            let n = rng.gen_range(1..60);
+            let mut a = MoveList::default();
+            let mut cells: Vec<usize> = (0..225).collect();
+            for _ in 0..n {
+                let c = cells.swap_remove(rng.gen_range(0..cells.len()));
+                a.push(Pos::new(c % 15, c / 15), rng.gen_range(-3..4));
+            }
+            let mut b = MoveList::default();
+            for m in a.as_slice() {
+                b.push(m.pos, m.score);
+            }
+            let keep = rng.gen_range(1..12);
+            b.sort_and_truncate(keep);
+            let picked: Vec<ScoredMove> = (0..b.len()).map(|i| a.pick(i)).collect();
+            assert_eq!(picked, b.as_slice());
+        }
+    }
 
     #[test]
     fn sort_and_truncate_breaks_ties_by_square() {

@@ -101,7 +101,9 @@ impl Core {
         } else {
             usize::MAX
         };
-        cur.moves.sort_and_truncate(keep);
+        // Moves are picked best-first inside the loop (a cutoff at the first move, the
+        // common case, then never pays for sorting the rest).
+        let n = keep.min(cur.moves.len());
 
         // Step 7. Extension of forced single replies.
         let ext = i32::from(
@@ -113,14 +115,14 @@ impl Core {
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;
         let mut best_move = Pos::NONE;
-        let n = cur.moves.len();
         for i in 0..n {
-            let m = cur.moves.get(i).pos;
+            let m = cur.moves.pick(i).pos;
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
             let new_depth = depth - 1 + ext;
             rest[0].bbox = cur.bbox.with(m, w, h);
             board.make(m);
+            self.tt.prefetch(board.key());
             self.nodes += 1;
             let v = if i == 0 {
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
