@@ -151,7 +151,8 @@ impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
     /// lmr, lmr_index, lmr_depth, fext, qply, threats (on|off), root_vcf, root_vct,
-    /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies.
+    /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
+    /// next_iter (permille of the soft limit after which no iteration starts).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -190,6 +191,7 @@ impl SearchParams {
                 "threat_permille" => self.threat_time_permille = num()?.clamp(0, 1000) as u32,
                 "leaf_vcf" => self.leaf_vcf_nodes = num()?.max(0) as u64,
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
+                "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
             }
         }
