@@ -180,15 +180,20 @@ pub fn search_bench(depth: i32) -> Vec<String> {
     out
 }
 
-/// Search an early 15×15 freestyle position for `ms` milliseconds and report the depth
+/// Search an early 15×15 freestyle position for `ms` milliseconds with the search
+/// parameters `spec` (`SearchParams::apply` syntax, "" = defaults) and report the depth
 /// reached per iteration; the last line is `Depth: <d> in <ms> ms (<nodes> nodes)`.
 #[must_use]
-pub fn depth_bench(ms: u64) -> Vec<String> {
+pub fn depth_bench(ms: u64, spec: &str) -> Vec<String> {
     use crate::search::{params::SearchParams, Searcher};
     use crate::time::SearchLimits;
     let moves = parse_moves(BENCH_POSITIONS[0].2).expect("moves");
     let mut b = board_from(15, Rule::Freestyle, &moves).expect("legal");
-    let mut s = Searcher::new(crate::search::DEFAULT_TT_BYTES, SearchParams::default());
+    let mut params = SearchParams::default();
+    if let Err(e) = params.apply(spec) {
+        return vec![format!("bad parameters: {e}")];
+    }
+    let mut s = Searcher::new(crate::search::DEFAULT_TT_BYTES, params);
     let limits = SearchLimits::fixed(std::time::Duration::from_millis(ms), Instant::now());
     let mut out = Vec::new();
     let r = s.go(&mut b, &limits, None, &mut |info| {

@@ -26,7 +26,8 @@ fn main() {
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
-            for line in sente::bench::depth_bench(ms) {
+            let spec = args.get(2).map_or("", String::as_str);
+            for line in sente::bench::depth_bench(ms, spec) {
                 println!("{line}");
             }
         }

@@ -10,7 +10,7 @@ use crate::movegen::{
 };
 use crate::pattern::Pattern4;
 use crate::tt::Bound;
-use crate::types::{mate_in, mated_in, Pos, Value, VALUE_INFINITE};
+use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE};
 
 impl Core {
     /// Search `board` to `depth` plies at distance `ply` from the root within
@@ -70,6 +70,23 @@ impl Core {
                 };
                 if cut {
                     return h.value;
+                }
+            }
+        }
+
+        // Step 5b. Reverse futility: near the leaves, a static value far above beta
+        // stands when the opponent has nothing that forces a reply (no five point, no
+        // open three, no four-three or double-three point).
+        if !pv && depth <= self.params.rfp_depth && !is_mate(beta) {
+            let opp = board.side_to_move().opp();
+            let quiet_opp = board.count(opp, Pattern4::Five) == 0
+                && board.count(opp, Pattern4::Flex4) == 0
+                && board.count(opp, Pattern4::Block4Flex3) == 0
+                && board.count(opp, Pattern4::Flex3x2) == 0;
+            if quiet_opp {
+                let v = evaluate(board, &self.params.eval);
+                if v - self.params.rfp_margin * depth >= beta {
+                    return v;
                 }
             }
         }

@@ -103,6 +103,12 @@ pub struct SearchParams {
     pub leaf_vcf_nodes: u64,
     /// Leaves: longest VCF looked for (plies to the five).
     pub leaf_vcf_plies: i32,
+    /// Reverse futility pruning: at a non-PV node with at most this many plies left
+    /// (0 = off), where the opponent has no immediate threat, return the static value
+    /// if it beats beta by `rfp_margin` per ply left.
+    pub rfp_depth: i32,
+    /// Reverse futility margin per ply left.
+    pub rfp_margin: Value,
     /// Evaluation weights.
     pub eval: EvalParams,
 }
@@ -142,6 +148,8 @@ impl Default for SearchParams {
             threat_time_permille: 150,
             leaf_vcf_nodes: 0,
             leaf_vcf_plies: 21,
+            rfp_depth: 0,
+            rfp_margin: 80,
             eval: EvalParams::default(),
         }
     }
@@ -152,7 +160,8 @@ impl SearchParams {
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
     /// lmr, lmr_index, lmr_depth, fext, qply, threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
-    /// next_iter (permille of the soft limit after which no iteration starts).
+    /// next_iter (permille of the soft limit after which no iteration starts), rfp
+    /// (reverse futility depth, 0 = off), rfp_margin.
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -191,6 +200,8 @@ impl SearchParams {
                 "threat_permille" => self.threat_time_permille = num()?.clamp(0, 1000) as u32,
                 "leaf_vcf" => self.leaf_vcf_nodes = num()?.max(0) as u64,
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
+                "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
+                "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
             }
