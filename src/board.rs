@@ -5,7 +5,7 @@
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
-use crate::pattern::{key_shift, Pattern, Pattern4, RuleTables, HALF};
+use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF};
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use std::fmt;
 
@@ -14,45 +14,64 @@ pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
 /// Most frames (moves plus temporary look-ahead stones of rule checks) on the undo stack.
 const MAX_FRAMES: usize = MAX_MOVES + 64;
-/// Most cells one stone can change: 4 lines × 10 neighbours, plus the cell itself.
-const MAX_CHANGES_PER_FRAME: usize = 4 * 10 + 1;
+/// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself (last).
+const STENCIL: usize = 4 * 10 + 1;
 
-/// One empty cell's state before a stone changed it, for unmake: its line key along the
-/// one direction in which the stone lies (`dir`), its patterns and classes.
-#[derive(Clone, Copy, Default)]
-struct Change {
-    key: u32,
-    pats: u32,
-    cell: u16,
-    p4: [Pattern4; 2],
-    dir: u8,
-}
+/// Bit position of the black combined class in [`Slot::st`] (white's follows at +8).
+const ST_P4: u32 = 32;
+/// Bit position of the cell content in [`Slot::st`].
+const ST_CELL: u32 = 48;
+/// The combination codes of both colours in [`Slot::st`].
+const ST_CODES: u64 = 0x0FFF_0FFF;
 
 /// Everything the board keeps about one cell. One record per cell (rather than one array
 /// per field) so that a move touches one cache line per neighbour, and so that stores to
 /// one field never sit exactly 4 KiB from loads of another (which stalled the loads).
+/// 32 bytes, so that a slot never straddles a cache line and indexing is a shift.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(32))]
 struct Slot {
-    /// Per direction: the 20-bit key of the 10 cells around this one on that line.
+    /// Per direction: the 20-bit key of the 10 cells around this one on that line. Kept
+    /// for every on-board cell, whatever it holds (a stone's keys are right again the
+    /// moment it is taken back).
     keys: [u32; 4],
-    /// Packed directional patterns: black's along direction d in bits 4d..4d+4, white's
-    /// in bits 16+4d..20+4d, so each colour's half is directly the index of its
-    /// combination table. Meaningful only for empty cells.
-    pats: u32,
-    /// Combined class for [black, white]; `None` for non-empty cells.
-    p4: [Pattern4; 2],
-    /// Content.
-    cell: Cell,
+    /// Packed state, read and written as one word: black's combination codes
+    /// ([`crate::pattern::combo_code`], direction d in bits 3d..3d+3) in bits 0..12,
+    /// white's in bits 16..28, both kept for every on-board cell; the combined classes
+    /// of black and white in bits 32..40 and 40..48 (`None` unless the cell is empty);
+    /// the [`Cell`] in bits 48..56.
+    st: u64,
 }
 
 impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
         keys: [0; 4],
-        pats: 0,
-        p4: [Pattern4::None; 2],
-        cell: Cell::Wall,
+        st: (Cell::Wall as u64) << ST_CELL,
     };
+
+    /// The content.
+    #[inline(always)]
+    fn cell(&self) -> Cell {
+        match (self.st >> ST_CELL) & 3 {
+            0 => Cell::Empty,
+            1 => Cell::Black,
+            2 => Cell::White,
+            _ => Cell::Wall,
+        }
+    }
+
+    /// Replace the content.
+    #[inline(always)]
+    fn set_cell(&mut self, v: Cell) {
+        self.st = (self.st & !(0xFF << ST_CELL)) | (v as u64) << ST_CELL;
+    }
+
+    /// Combined class of colour index `c`.
+    #[inline(always)]
+    fn p4(&self, c: usize) -> Pattern4 {
+        Pattern4::from_u8((self.st >> (ST_P4 + 8 * (c as u32 & 1))) as u8)
+    }
 }
 
 /// A boxed array of wall slots, built on the heap.
@@ -63,11 +82,13 @@ fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
         .expect("NUM_CELLS slots")
 }
 
-/// What unmake needs to restore one stone: where its changes start, the counts before.
+/// What unmake needs to restore one stone: the counts before it, and the packed state
+/// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (line
+/// keys are not saved: unmake takes the stone's bits out of them again).
 #[derive(Clone, Copy)]
 struct Frame {
-    changes_start: u32,
     counts: [[u32; Pattern4::COUNT]; 2],
+    st: [u64; STENCIL],
 }
 
 /// Why a board could not be created.
@@ -227,46 +248,144 @@ const NEAR_LEN: usize = NUM_CELLS + 8;
 /// The bits of a line key that hold the two cells 5 steps away.
 const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
 
+/// Count deltas of one colour over one move: a byte lane per class, all starting at
+/// [`Lanes::BIAS`]. A move changes at most 41 cells, so a lane stays within 64 ± 41.
+/// On x86-64 the lanes are one SSE2 register (part of the x86-64 baseline), so that the
+/// two colours' deltas cost no general-purpose registers; elsewhere they are a `u128`,
+/// where the bias keeps the plain additions from carrying between lanes.
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use core::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cvtsi128_si64, _mm_srli_si128};
+
+    #[derive(Clone, Copy)]
+    pub struct Lanes(__m128i);
+
+    impl Lanes {
+        /// The starting value of every lane.
+        pub const BIAS: u8 = 64;
+        /// Every lane at [`Lanes::BIAS`].
+        pub const ZERO: Lanes = Lanes::from_bytes([Self::BIAS; 16]);
+
+        const fn from_bytes(b: [u8; 16]) -> Lanes {
+            // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
+            Lanes(unsafe { core::mem::transmute::<[u8; 16], __m128i>(b) })
+        }
+
+        /// Lane `new` up by one, lane `old` down by one (nothing if they are equal).
+        pub const fn transition(old: usize, new: usize) -> Lanes {
+            let mut b = [0u8; 16];
+            b[new] = b[new].wrapping_add(1);
+            b[old] = b[old].wrapping_sub(1);
+            Lanes::from_bytes(b)
+        }
+
+        /// Lane-wise wrapping sum.
+        #[inline(always)]
+        pub fn add(self, o: Lanes) -> Lanes {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Lanes(unsafe { _mm_add_epi8(self.0, o.0) })
+        }
+
+        /// The lanes as bytes.
+        #[inline(always)]
+        pub fn bytes(self) -> [u8; 16] {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let (lo, hi) = unsafe {
+                (
+                    _mm_cvtsi128_si64(self.0) as u64,
+                    _mm_cvtsi128_si64(_mm_srli_si128::<8>(self.0)) as u64,
+                )
+            };
+            (u128::from(lo) | u128::from(hi) << 64).to_le_bytes()
+        }
+    }
+}
+
+/// See the x86-64 version.
+#[cfg(not(target_arch = "x86_64"))]
+mod lanes {
+    #[derive(Clone, Copy)]
+    pub struct Lanes(u128);
+
+    impl Lanes {
+        pub const BIAS: u8 = 64;
+        pub const ZERO: Lanes = Lanes(u128::from_le_bytes([Self::BIAS; 16]));
+
+        pub const fn transition(old: usize, new: usize) -> Lanes {
+            Lanes((1u128 << (8 * new)).wrapping_sub(1u128 << (8 * old)))
+        }
+
+        #[inline(always)]
+        pub fn add(self, o: Lanes) -> Lanes {
+            Lanes(self.0.wrapping_add(o.0))
+        }
+
+        #[inline(always)]
+        pub fn bytes(self) -> [u8; 16] {
+            self.0.to_le_bytes()
+        }
+    }
+}
+
+use lanes::Lanes;
+
+/// `TRANSITION[16 * old + new]`: the lane change of one cell moving from class `old` to
+/// class `new`. Lane 15 is no class: `new` = 15 takes a cell out of the counts.
+static TRANSITION: [Lanes; 256] = {
+    let mut t = [Lanes::ZERO; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = Lanes::transition(i / 16, i % 16);
+        i += 1;
+    }
+    t
+};
+
+/// Cells from a stone to the farthest cell its update visits (5 steps diagonally).
+const REACH: usize = HALF as usize * (STRIDE + 1);
+/// The cells around a stone that its update can visit, centred on the stone.
+const WINDOW: usize = 2 * REACH + 1;
+
+/// The window of `s` centred on `i` (an on-board square, so it lies inside the array).
+#[inline(always)]
+fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
+    let start = i.wrapping_sub(REACH).min(NUM_CELLS - WINDOW);
+    (&mut s[start..start + WINDOW])
+        .try_into()
+        .expect("window size")
+}
+
 /// The parts of the board one stone's pattern update writes, borrowed apart so that the
 /// compiler keeps the pointers in registers (through `&mut self` it reloaded them after
 /// every store).
+///
+/// The update visits every cell of the stencil (4 lines × 8 or 10 neighbours) the same
+/// way, without branches: the content of a neighbour is unpredictable, and the branch on
+/// it (and on whether its patterns changed) mispredicted about 15 times per move.
+/// Non-empty cells get their keys and codes updated too and keep the class `None`.
 struct Update<'a> {
-    s: &'a mut [Slot; NUM_CELLS],
-    tables: &'a RuleTables,
-    /// This frame's part of the undo stack.
-    changes: &'a mut [Change],
-    n: usize,
-    counts: &'a mut [[u32; Pattern4::COUNT]; 2],
+    /// The cells around the stone, which is at `REACH`.
+    w: &'a mut [Slot; WINDOW],
+    tables: HotTables<'a>,
+    /// This frame's saved states.
+    saved: &'a mut [u64; STENCIL],
+    /// Per colour: the change of the counts so far.
+    delta: [Lanes; 2],
 }
 
 impl Update<'_> {
-    /// Save the state of cell `q` in the current frame.
+    /// The update of the line through the stone along direction `D`: the 8 (or with
+    /// `FAR`, 10) cells around it, unrolled so that every offset, shift and record index
+    /// is a constant. `bits` is the stone's cell code repeated in every 2-bit field.
     #[inline(always)]
-    fn record<const D: usize>(&mut self, q: usize) {
-        let slot = &self.s[q];
-        let ch = Change {
-            key: slot.keys[D],
-            pats: slot.pats,
-            cell: q as u16,
-            p4: slot.p4,
-            dir: D as u8,
-        };
-        if let Some(c) = self.changes.get_mut(self.n) {
-            *c = ch;
-        }
-        self.n += 1;
-    }
-
-    /// The update of the line through `i` along direction `D`: the 10 cells around `i`
-    /// (unrolled by hand so that every offset and shift is a constant).
-    #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, i: usize, code: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
         let off = Dir::ALL[D].offset() as usize;
+        let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                // The cell k steps forward sees i at offset -k; k steps back, at +k.
-                self.cell::<D>(i.wrapping_add(off * $k), code << key_shift(-$k));
-                self.cell::<D>(i.wrapping_sub(off * $k), code << key_shift($k));
+                // The cell k steps forward sees the stone at offset -k; k steps back, at +k.
+                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
+                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
             )*};
         }
         at!(1 2 3 4);
@@ -275,43 +394,66 @@ impl Update<'_> {
         }
     }
 
-    /// If `q` is empty: add `bits` to its line key along `D`, refresh its pattern along
-    /// `D` and, when that changed, its combined classes and the counts.
+    /// Add `bits` to the line key of window cell `q` along `D`, refresh its code along
+    /// `D` and its classes, saving its state as record `n`.
     #[inline(always)]
-    fn cell<const D: usize>(&mut self, q: usize, bits: u32) {
-        let q = q & (NUM_CELLS - 1);
-        if self.s[q].cell != Cell::Empty {
-            return;
+    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
+        let slot = &mut self.w[q];
+        let key = slot.keys[D] ^ bits;
+        slot.keys[D] = key;
+        let codes = u64::from(self.tables.codes(key)) << (3 * D);
+        let old = slot.st;
+        self.saved[n] = old;
+        let st = (old & !(0x0007_0007 << (3 * D) | 0xFFFF << ST_P4)) | codes;
+        let b = self.tables.combo(0, st as u32) as u64;
+        let w = self.tables.combo(1, (st >> 16) as u32) as u64;
+        // All ones if the cell is empty, else zero (its classes stay `None`).
+        let empty = ((old >> ST_CELL) & 0xFF).wrapping_sub(1) >> 63;
+        let p4 = (b | w << 8) & 0u64.wrapping_sub(empty);
+        slot.st = st | p4 << ST_P4;
+        self.count::<0>(old >> ST_P4, p4);
+        self.count::<1>(old >> (ST_P4 + 8), p4 >> 8);
+    }
+
+    /// Move one cell of colour `C` from class `old` to class `new` (low nibbles) in the
+    /// count delta (for a non-empty cell both are `None`, and nothing changes).
+    #[inline(always)]
+    fn count<const C: usize>(&mut self, old: u64, new: u64) {
+        let t = TRANSITION[(old as usize & 15) << 4 | (new as usize & 15)];
+        self.delta[C] = self.delta[C].add(t);
+    }
+}
+
+/// The undo of one [`Update`]: the same cells in the same order, taking the stone's bits
+/// out of the keys and copying the saved states back.
+struct Restore<'a> {
+    w: &'a mut [Slot; WINDOW],
+    saved: &'a [u64; STENCIL],
+}
+
+impl Restore<'_> {
+    /// See [`Update::dir`].
+    #[inline(always)]
+    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
+        let off = Dir::ALL[D].offset() as usize;
+        let base = D * if FAR { 10 } else { 8 };
+        macro_rules! at {
+            ($($k:literal)*) => {$(
+                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
+                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
+            )*};
         }
-        // Every empty neighbour is recorded (its key changes), so unmake only restores.
-        self.record::<D>(q);
-        let key = self.s[q].keys[D] ^ bits;
-        self.s[q].keys[D] = key;
-        let spread = self.tables.line(key) << (4 * D);
-        let old = self.s[q].pats;
-        let new = (old & !(0x000F_000F << (4 * D))) | spread;
-        let diff = old ^ new;
-        if diff == 0 {
-            return;
-        }
-        self.s[q].pats = new;
-        if diff & 0xFFFF != 0 {
-            self.refresh::<0>(q, new);
-        }
-        if diff >> 16 != 0 {
-            self.refresh::<1>(q, new);
+        at!(1 2 3 4);
+        if FAR {
+            at!(5);
         }
     }
 
-    /// Recompute the combined class of colour `C` at the empty cell `q` from its packed
-    /// patterns `pats`, moving it between the counts.
     #[inline(always)]
-    fn refresh<const C: usize>(&mut self, q: usize, pats: u32) {
-        let new = self.tables.combo(C, pats >> (16 * C));
-        let old = self.s[q].p4[C];
-        self.counts[C][old as usize] -= 1;
-        self.counts[C][new as usize] += 1;
-        self.s[q].p4[C] = new;
+    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
+        let slot = &mut self.w[q];
+        slot.keys[D] ^= bits;
+        slot.st = self.saved[n];
     }
 }
 
@@ -339,9 +481,7 @@ pub struct Board {
     len: usize,
     blocked: usize,
     outcome: Option<MoveOutcome>,
-    /// Undo stack: the cells each stone changed, with their previous state.
-    changes: Box<[Change]>,
-    changes_len: usize,
+    /// Undo stack: per stone, the counts and the states of the cells it changed.
     frames: Box<[Frame]>,
     frames_len: usize,
 }
@@ -370,12 +510,10 @@ impl Board {
             len: 0,
             blocked: 0,
             outcome: None,
-            changes: vec![Change::default(); MAX_FRAMES * MAX_CHANGES_PER_FRAME].into_boxed_slice(),
-            changes_len: 0,
             frames: vec![
                 Frame {
-                    changes_start: 0,
-                    counts: [[0; Pattern4::COUNT]; 2]
+                    counts: [[0; Pattern4::COUNT]; 2],
+                    st: [0; STENCIL],
                 };
                 MAX_FRAMES
             ]
@@ -384,7 +522,7 @@ impl Board {
         };
         for y in 0..height {
             for x in 0..width {
-                b.s[Pos::new(x, y).idx()].cell = Cell::Empty;
+                b.s[Pos::new(x, y).idx()].set_cell(Cell::Empty);
             }
         }
         b.rebuild();
@@ -396,7 +534,7 @@ impl Board {
     pub fn duplicate(&self) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule).expect("size was valid");
         for p in self.all_squares() {
-            if self.s[p.idx()].cell == Cell::Wall {
+            if self.s[p.idx()].cell() == Cell::Wall {
                 b.put_blocked(p);
             }
         }
@@ -478,14 +616,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn cell(&self, p: Pos) -> Cell {
-        self.s[p.idx()].cell
+        self.s[p.idx()].cell()
     }
 
     /// True if `p` is an empty square of the board.
     #[inline]
     #[must_use]
     pub fn is_empty(&self, p: Pos) -> bool {
-        self.s[p.idx()].cell == Cell::Empty
+        self.s[p.idx()].cell() == Cell::Empty
     }
 
     /// Every square of the board, row by row.
@@ -497,15 +635,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern(&self, p: Pos, c: Color, d: Dir) -> Pattern {
-        let shift = 16 * c.idx() as u32 + 4 * d as u32;
-        Pattern::from_u8((self.s[p.idx()].pats >> shift) as u8)
+        self.tables.pattern(self.s[p.idx()].keys[d as usize & 3], c)
     }
 
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
     #[inline]
     #[must_use]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
-        self.s[p.idx()].p4[c.idx()]
+        self.s[p.idx()].p4(c.idx())
     }
 
     /// How many empty squares have class `p4` for `c`.
@@ -565,7 +702,7 @@ impl Board {
         if !self.in_board(p) {
             return Err(PlayError::OffBoard);
         }
-        match self.s[p.idx()].cell {
+        match self.s[p.idx()].cell() {
             Cell::Empty => Ok(()),
             Cell::Wall => Err(PlayError::Blocked),
             _ => Err(PlayError::Occupied),
@@ -603,7 +740,7 @@ impl Board {
     /// Block a square on a board without moves (no undo record).
     fn put_blocked(&mut self, p: Pos) {
         debug_assert_eq!(self.frames_len, 0);
-        self.s[p.idx()].cell = Cell::Wall;
+        self.s[p.idx()].set_cell(Cell::Wall);
         self.key ^= ZOBRIST.cell[2][p.idx()];
         self.blocked += 1;
         self.rebuild();
@@ -638,65 +775,71 @@ impl Board {
 
     /// Place a stone on the empty cell `p`, update the patterns around it and push an
     /// undo frame. Does not touch history, side or key.
-    ///
-    /// Line keys are kept for empty cells only: a stone's own keys stay as they were when
-    /// it was placed, which is right again when it is taken back, because moves are taken
-    /// back in reverse order (every later stone, whose key updates it skipped, is gone).
     #[inline]
     fn put(&mut self, p: Pos, v: Cell) {
-        let i = p.idx();
         debug_assert!(self.frames_len < MAX_FRAMES);
-        self.frames[self.frames_len] = Frame {
-            changes_start: self.changes_len as u32,
-            counts: self.counts,
-        };
+        let far = self.far;
+        let frame = &mut self.frames[self.frames_len];
         self.frames_len += 1;
-        let start = self.changes_len;
+        frame.counts = self.counts;
         let mut up = Update {
-            s: &mut self.s,
-            tables: self.tables,
-            changes: &mut self.changes[start..start + MAX_CHANGES_PER_FRAME],
-            n: 0,
-            counts: &mut self.counts,
+            w: window(&mut self.s, p.idx()),
+            tables: self.tables.hot(),
+            saved: &mut frame.st,
+            delta: [Lanes::ZERO; 2],
         };
-        up.record::<0>(i);
-        let slot = &mut up.s[i];
-        let old = slot.p4;
-        slot.p4 = [Pattern4::None; 2];
-        slot.cell = v;
-        up.counts[0][old[0] as usize] -= 1;
-        up.counts[1][old[1] as usize] -= 1;
-        let code = v as u32;
-        if self.far {
-            up.dir::<0, true>(i, code);
-            up.dir::<1, true>(i, code);
-            up.dir::<2, true>(i, code);
-            up.dir::<3, true>(i, code);
+        let centre = &mut up.w[REACH];
+        let old = centre.st;
+        centre.st = (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | (v as u64) << ST_CELL;
+        up.saved[STENCIL - 1] = old;
+        // The cell leaves the counts.
+        up.count::<0>(old >> ST_P4, 15);
+        up.count::<1>(old >> (ST_P4 + 8), 15);
+        // The stone's code in every 2-bit field of a key.
+        let bits = v as u32 * 0x5_5555;
+        if far {
+            up.dir::<0, true>(bits);
+            up.dir::<1, true>(bits);
+            up.dir::<2, true>(bits);
+            up.dir::<3, true>(bits);
         } else {
-            up.dir::<0, false>(i, code);
-            up.dir::<1, false>(i, code);
-            up.dir::<2, false>(i, code);
-            up.dir::<3, false>(i, code);
+            up.dir::<0, false>(bits);
+            up.dir::<1, false>(bits);
+            up.dir::<2, false>(bits);
+            up.dir::<3, false>(bits);
         }
-        self.changes_len = start + up.n;
+        let delta = up.delta;
+        for (counts, delta) in self.counts.iter_mut().zip(delta.iter()) {
+            for (n, &d) in counts.iter_mut().zip(delta.bytes().iter()) {
+                *n = n
+                    .wrapping_add(u32::from(d))
+                    .wrapping_sub(u32::from(Lanes::BIAS));
+            }
+        }
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
     #[inline]
     fn remove(&mut self, p: Pos) {
-        let s = &mut *self.s;
-        s[p.idx()].cell = Cell::Empty;
         self.frames_len -= 1;
         let frame = &self.frames[self.frames_len];
-        let start = frame.changes_start as usize;
-        // Each cell is recorded at most once per stone, so the order does not matter.
-        for ch in &self.changes[start..self.changes_len] {
-            let slot = &mut s[ch.cell as usize & (NUM_CELLS - 1)];
-            slot.keys[ch.dir as usize & 3] = ch.key;
-            slot.pats = ch.pats;
-            slot.p4 = ch.p4;
+        let mut un = Restore {
+            w: window(&mut self.s, p.idx()),
+            saved: &frame.st,
+        };
+        let bits = ((un.w[REACH].st >> ST_CELL) as u32 & 3) * 0x5_5555;
+        if self.far {
+            un.dir::<0, true>(bits);
+            un.dir::<1, true>(bits);
+            un.dir::<2, true>(bits);
+            un.dir::<3, true>(bits);
+        } else {
+            un.dir::<0, false>(bits);
+            un.dir::<1, false>(bits);
+            un.dir::<2, false>(bits);
+            un.dir::<3, false>(bits);
         }
-        self.changes_len = start;
+        un.w[REACH].st = frame.st[STENCIL - 1];
         self.counts = frame.counts;
     }
 
@@ -803,7 +946,7 @@ impl Board {
                     self.s[i].keys[d] = self.window_key(p, Dir::ALL[d]);
                 }
             }
-            match self.s[i].cell {
+            match self.s[i].cell() {
                 Cell::Black => self.key ^= ZOBRIST.cell[0][i],
                 Cell::White => self.key ^= ZOBRIST.cell[1][i],
                 Cell::Wall if self.in_board(p) => self.key ^= ZOBRIST.cell[2][i],
@@ -814,23 +957,22 @@ impl Board {
             self.key ^= ZOBRIST.side;
         }
         for i in 0..NUM_CELLS {
-            self.s[i].p4 = [Pattern4::None; 2];
-            self.s[i].pats = 0;
-            if self.s[i].cell == Cell::Empty {
-                let mut packed = 0u32;
+            let cell = self.s[i].cell();
+            let mut st = (cell as u64) << ST_CELL;
+            // Codes for every on-board cell, classes for the empty ones.
+            if self.in_board(Pos(i as u16)) {
                 for d in 0..4 {
-                    packed |= self.tables.line(self.s[i].keys[d]) << (4 * d);
-                }
-                self.s[i].pats = packed;
-                self.counts[0][0] += 1;
-                self.counts[1][0] += 1;
-                for c in 0..2 {
-                    let p4 = self.tables.combo(c, packed >> (16 * c));
-                    self.counts[c][0] -= 1;
-                    self.counts[c][p4 as usize] += 1;
-                    self.s[i].p4[c] = p4;
+                    st |= u64::from(self.tables.codes(self.s[i].keys[d])) << (3 * d);
                 }
             }
+            if cell == Cell::Empty {
+                for c in 0..2 {
+                    let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
+                    self.counts[c][p4 as usize] += 1;
+                    st |= (p4 as u64) << (ST_P4 + 8 * c as u32);
+                }
+            }
+            self.s[i].st = st;
         }
         // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
@@ -849,7 +991,7 @@ impl Board {
             if k != 0 {
                 let q = p.idx() as i32 + d.offset() * k;
                 let v = if (0..NUM_CELLS as i32).contains(&q) {
-                    self.s[q as usize].cell as u32
+                    self.s[q as usize].cell() as u32
                 } else {
                     Cell::Wall as u32
                 };
@@ -877,18 +1019,16 @@ impl Board {
             len: self.len,
             blocked: self.blocked,
             outcome: None,
-            changes: Vec::new().into_boxed_slice(),
-            changes_len: 0,
             frames: Vec::new().into_boxed_slice(),
             frames_len: 0,
         };
         for i in 0..NUM_CELLS {
-            fresh.s[i].cell = self.s[i].cell;
+            fresh.s[i].set_cell(self.s[i].cell());
         }
         fresh.rebuild();
         let mut stones = [0usize; 2];
         for p in self.history() {
-            match self.s[p.idx()].cell {
+            match self.s[p.idx()].cell() {
                 Cell::Black => stones[0] += 1,
                 Cell::White => stones[1] += 1,
                 other => panic!("history square {p:?} holds {other:?}"),
@@ -899,26 +1039,37 @@ impl Board {
         assert_eq!(self.key, fresh.key, "zobrist key");
         for i in 0..NUM_CELLS {
             let on_board = self.in_board(Pos(i as u16));
-            if self.s[i].cell == Cell::Empty {
-                // Keys of stones are frozen while they stand (see `put`); without `far`,
-                // the bits of the cells 5 steps away are not kept.
+            let (mine, theirs) = (self.s[i].st, fresh.s[i].st);
+            assert_eq!(
+                mine >> ST_CELL,
+                theirs >> ST_CELL,
+                "cell {:?}",
+                Pos(i as u16)
+            );
+            assert_eq!(
+                (mine >> ST_P4) & 0xFFFF,
+                (theirs >> ST_P4) & 0xFFFF,
+                "classes of {:?}",
+                Pos(i as u16)
+            );
+            if on_board {
+                // Keys and codes are kept for stones and blocked squares too; without
+                // `far`, the bits of the cells 5 steps away are not kept.
                 let mask = if self.far { !0 } else { !FAR_BITS };
                 for d in 0..4 {
                     assert_eq!(
                         self.s[i].keys[d] & mask,
                         fresh.s[i].keys[d] & mask,
-                        "line key {i} dir {d}"
+                        "line key of {:?} dir {d}",
+                        Pos(i as u16)
                     );
                 }
                 assert_eq!(
-                    self.s[i].pats,
-                    fresh.s[i].pats,
-                    "patterns of {:?}",
+                    mine & ST_CODES,
+                    theirs & ST_CODES,
+                    "codes of {:?}",
                     Pos(i as u16)
                 );
-            }
-            assert_eq!(self.s[i].p4, fresh.s[i].p4, "class of {:?}", Pos(i as u16));
-            if on_board {
                 assert_eq!(
                     self.near[i],
                     fresh.near[i],

@@ -484,15 +484,14 @@ pub fn combine4(pats: [Pattern; 4], color: Color, rule: Rule) -> Pattern4 {
     }
     Pattern4::None
 }
-
 /// Number of canonical half-line states for one colour (see [`RuleTables`]).
 pub const HALF_STATES: usize = 94;
 /// Size of the half-pair pattern table (power of two, so an index can be masked).
 const PAT_SIZE: usize = 1 << 15;
-/// Size of one colour's combination table (power of two, so an index can be masked).
-const COMBO_SIZE: usize = 2048;
-/// Distinct unordered pairs of combination codes (9 codes).
-const PAIRS: usize = 45;
+/// Bits of one colour's combination index: a 3-bit [`combo_code`] per direction.
+pub const CODE_BITS: u32 = 12;
+/// Size of one colour's combination table.
+const COMBO_SIZE: usize = 1 << CODE_BITS;
 
 /// The canonical state, for the colour whose stones have code `own`, of one half line
 /// given as its 5 cell codes nearest first. Only the cells before the first blocker
@@ -512,24 +511,31 @@ fn half_state(cells: [u8; 5], own: u8) -> u32 {
     62 + bits
 }
 
-/// The pattern code that the combination tables use for a directional pattern: the
-/// patterns [`combine4`] ignores (Dead, B1, F1, B2) share code 0.
-const fn combo_code(p: u8) -> u8 {
-    match Pattern::from_u8(p) {
+/// The 3-bit code under which [`combine4`] sees a directional pattern: the patterns it
+/// never tells apart share a code, so that four directions index a 4096-entry table.
+///
+/// It ignores Dead, B1, F1 and B2 (code 0). For renju black (`strict`) an overline and
+/// a one-line double four both make the cell forbidden (code 1); for everybody else an
+/// overline is ignored and a one-line double four wins like a straight four (code 6).
+#[must_use]
+pub const fn combo_code(p: Pattern, strict: bool) -> u8 {
+    match p {
         Pattern::Dead | Pattern::B1 | Pattern::F1 | Pattern::B2 => 0,
-        Pattern::Overline => 1,
+        Pattern::Overline if strict => 1,
+        Pattern::Overline => 0,
         Pattern::F2 => 2,
         Pattern::B3 => 3,
         Pattern::F3 => 4,
         Pattern::B4 => 5,
         Pattern::F4 => 6,
-        Pattern::B44 => 7,
-        Pattern::F5 => 8,
+        Pattern::B44 if strict => 1,
+        Pattern::B44 => 6,
+        Pattern::F5 => 7,
     }
 }
 
-/// A pattern with combination code `code` (inverse of [`combo_code`] up to ignored ones).
-const CODE_PATTERN: [Pattern; 9] = [
+/// A pattern with combination code `code` (an inverse of [`combo_code`]).
+const CODE_PATTERN: [Pattern; 8] = [
     Pattern::Dead,
     Pattern::Overline,
     Pattern::F2,
@@ -537,30 +543,8 @@ const CODE_PATTERN: [Pattern; 9] = [
     Pattern::F3,
     Pattern::B4,
     Pattern::F4,
-    Pattern::B44,
     Pattern::F5,
 ];
-
-/// Index of the unordered pair of codes {a, b} (0..45).
-const fn pair_index(a: u8, b: u8) -> u16 {
-    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-    // Pairs (lo, hi) with lo <= hi, ordered by hi then lo.
-    (hi as u16 * (hi as u16 + 1)) / 2 + lo as u16
-}
-
-/// Per byte of two direction nibbles: the pair index of their codes.
-const fn pair_table() -> [u16; 256] {
-    let mut t = [0u16; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = pair_index(combo_code((i & 15) as u8), combo_code((i >> 4) as u8));
-        i += 1;
-    }
-    t
-}
-
-/// See [`pair_table`]; shared by every rule and colour.
-static PAIR: [u16; 256] = pair_table();
 
 /// All lookup tables of one rule, small enough to stay in the first-level cache.
 ///
@@ -569,17 +553,54 @@ static PAIR: [u16; 256] = pair_table();
 /// white in the high 16 bits, an index into `pat` formed from the two halves' canonical
 /// states ([`half_state`]: cells behind the first blocker never matter). This replaces a
 /// 1 MiB table indexed by the whole key, whose misses dominated the cost of a move.
+/// Each `pat` byte holds the colour's [`combo_code`] in bits 0..3 and the [`Pattern`] in
+/// bits 4..8.
 ///
-/// Combined classes: each colour's four direction nibbles go through the shared pair
-/// table twice (directions 0+1 and 2+3, patterns reduced to the 9 codes `combine4`
-/// distinguishes), and the two pair indices index `combo`.
+/// Combined classes: each colour's four direction codes (direction d in bits 3d..3d+3)
+/// index that colour's `combo` table directly.
 pub struct RuleTables {
     /// Rule these tables are for.
     pub rule: Rule,
-    left: Box<[u32; 1024]>,
-    right: Box<[u32; 1024]>,
+    /// `left` (indexed by the low half of a key), then `right` (by the high half).
+    halves: Box<[u32; 2048]>,
     pat: Box<[u8; PAT_SIZE]>,
-    combo: [Box<[Pattern4; COMBO_SIZE]>; 2],
+    /// Black's combination table, then white's.
+    combo: Box<[Pattern4; 2 * COMBO_SIZE]>,
+}
+
+/// Borrowed views of the tables a move reads, copied into registers once per move (a
+/// store through the board's cells would otherwise make the compiler reload the table
+/// pointers from [`RuleTables`] before every lookup).
+#[derive(Clone, Copy)]
+pub struct HotTables<'a> {
+    halves: &'a [u32; 2048],
+    pat: &'a [u8; PAT_SIZE],
+    combo: &'a [Pattern4; 2 * COMBO_SIZE],
+}
+
+impl HotTables<'_> {
+    /// See [`RuleTables::codes`].
+    #[inline(always)]
+    #[must_use]
+    pub fn codes(&self, key: u32) -> u32 {
+        entries(self.halves, self.pat, key) & 0x0007_0007
+    }
+
+    /// See [`RuleTables::combo`].
+    #[inline(always)]
+    #[must_use]
+    pub fn combo(&self, c: usize, codes: u32) -> Pattern4 {
+        self.combo[((c & 1) << CODE_BITS) | (codes as usize & (COMBO_SIZE - 1))]
+    }
+}
+
+/// The `pat` bytes of a line key: black's in bits 0..8, white's in bits 16..24.
+#[inline(always)]
+fn entries(halves: &[u32; 2048], pat: &[u8; PAT_SIZE], key: u32) -> u32 {
+    let idx = halves[key as usize & 0x3FF] + halves[1024 | (key >> 10) as usize & 0x3FF];
+    let b = pat[idx as usize & (PAT_SIZE - 1)];
+    let w = pat[(idx >> 16) as usize & (PAT_SIZE - 1)];
+    u32::from(b) | u32::from(w) << 16
 }
 
 impl RuleTables {
@@ -594,8 +615,8 @@ impl RuleTables {
         } else {
             0
         };
-        let mut left: Box<[u32; 1024]> = vec![0u32; 1024].try_into().expect("size");
-        let mut right: Box<[u32; 1024]> = vec![0u32; 1024].try_into().expect("size");
+        let mut halves: Box<[u32; 2048]> = vec![0u32; 2048].try_into().expect("size");
+        let (left, right) = halves.split_at_mut(1024);
         for half in 0..1024u32 {
             // Left half: offset -k sits at bits 2(5-k); right half (key >> 10): 2(k-1).
             let l: [u8; 5] = std::array::from_fn(|j| ((half >> (2 * (4 - j))) & 3) as u8);
@@ -605,37 +626,38 @@ impl RuleTables {
                 (half_state(l, BLACK) * n) | ((half_state(l, WHITE) * n + white_base) << 16);
             right[half as usize] = half_state(r, BLACK) | half_state(r, WHITE) << 16;
         }
+        let strict_black = rule == Rule::Renju;
+        let entry = |p: u8, strict: bool| {
+            let p = Pattern::from_u8(p);
+            combo_code(p, strict) | (p as u8) << 4
+        };
         let mut pat: Box<[u8; PAT_SIZE]> = vec![0u8; PAT_SIZE].try_into().expect("size");
         let black = build_pair_patterns(rule, Color::Black);
-        pat[..black.len()].copy_from_slice(&black);
+        for (o, &p) in pat.iter_mut().zip(black.iter()) {
+            *o = entry(p, strict_black);
+        }
         if rule == Rule::Renju {
             // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
             let white = build_pair_patterns(Rule::Freestyle, Color::White);
             let base = white_base as usize;
-            pat[base..base + white.len()].copy_from_slice(&white);
+            for (o, &p) in pat[base..].iter_mut().zip(white.iter()) {
+                *o = entry(p, false);
+            }
         }
-        let mut combo: [Box<[Pattern4; COMBO_SIZE]>; 2] = [
-            vec![Pattern4::None; COMBO_SIZE].try_into().expect("size"),
-            vec![Pattern4::None; COMBO_SIZE].try_into().expect("size"),
-        ];
+        let mut combo: Box<[Pattern4; 2 * COMBO_SIZE]> = vec![Pattern4::None; 2 * COMBO_SIZE]
+            .try_into()
+            .expect("size");
         for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            for a in 0..9u8 {
-                for b in a..9 {
-                    for c in 0..9u8 {
-                        for d in c..9 {
-                            let pats = [a, b, c, d].map(|x| CODE_PATTERN[x as usize]);
-                            let idx = usize::from(pair_index(a, b)) * PAIRS
-                                + usize::from(pair_index(c, d));
-                            combo[ci][idx] = combine4(pats, color, rule);
-                        }
-                    }
-                }
+            let part = &mut combo[ci * COMBO_SIZE..(ci + 1) * COMBO_SIZE];
+            for (idx, out) in part.iter_mut().enumerate() {
+                let pats: [Pattern; 4] =
+                    std::array::from_fn(|d| CODE_PATTERN[(idx >> (3 * d)) & 7]);
+                *out = combine4(pats, color, rule);
             }
         }
         RuleTables {
             rule,
-            left,
-            right,
+            halves,
             pat,
             combo,
         }
@@ -654,14 +676,36 @@ impl RuleTables {
         TABLES[rule.idx()].get_or_init(|| RuleTables::build(rule))
     }
 
-    /// Directional patterns of a line key: black's in bits 0..4, white's in bits 16..20.
+    /// The tables a move reads.
     #[inline(always)]
     #[must_use]
+    pub fn hot(&self) -> HotTables<'_> {
+        HotTables {
+            halves: &self.halves,
+            pat: &self.pat,
+            combo: &self.combo,
+        }
+    }
+
+    /// The `pat` bytes of a line key: black's in bits 0..8, white's in bits 16..24.
+    #[inline(always)]
+    fn entries(&self, key: u32) -> u32 {
+        entries(&self.halves, &self.pat, key)
+    }
+
+    /// Directional patterns of a line key: black's in bits 0..4, white's in bits 16..20.
+    #[inline]
+    #[must_use]
     pub fn line(&self, key: u32) -> u32 {
-        let idx = self.left[key as usize & 0x3FF] + self.right[(key >> 10) as usize & 0x3FF];
-        let b = self.pat[idx as usize & (PAT_SIZE - 1)];
-        let w = self.pat[(idx >> 16) as usize & (PAT_SIZE - 1)];
-        u32::from(b) | u32::from(w) << 16
+        (self.entries(key) >> 4) & 0x000F_000F
+    }
+
+    /// Combination codes ([`combo_code`]) of a line key: black's in bits 0..3, white's
+    /// in bits 16..19.
+    #[inline(always)]
+    #[must_use]
+    pub fn codes(&self, key: u32) -> u32 {
+        self.entries(key) & 0x0007_0007
     }
 
     /// Directional pattern of `color` for a line key.
@@ -672,13 +716,11 @@ impl RuleTables {
     }
 
     /// Combined class of colour index `c` (0 black, 1 white) from its four direction
-    /// nibbles (direction d in bits 4d..4d+4).
+    /// codes (direction d in bits 3d..3d+3; higher bits are ignored).
     #[inline(always)]
     #[must_use]
-    pub fn combo(&self, c: usize, nibbles: u32) -> Pattern4 {
-        let a = PAIR[nibbles as usize & 0xFF] as usize;
-        let b = PAIR[(nibbles >> 8) as usize & 0xFF] as usize;
-        self.combo[c & 1][(a * PAIRS + b) & (COMBO_SIZE - 1)]
+    pub fn combo(&self, c: usize, codes: u32) -> Pattern4 {
+        self.hot().combo(c, codes)
     }
 }
 
@@ -809,6 +851,10 @@ mod tests {
             for key in 0..KEY_COUNT as u32 {
                 let want = u32::from(black[key as usize]) | u32::from(white[key as usize]) << 16;
                 assert_eq!(t.line(key), want, "{rule:?} key {key:#07x}");
+                let strict = rule == Rule::Renju;
+                let codes = u32::from(combo_code(Pattern::from_u8(black[key as usize]), strict))
+                    | u32::from(combo_code(Pattern::from_u8(white[key as usize]), false)) << 16;
+                assert_eq!(t.codes(key), codes, "{rule:?} key {key:#07x}");
             }
         }
     }
@@ -834,14 +880,19 @@ mod tests {
     }
 
     #[test]
-    fn combination_table_equals_combine4_for_every_pattern_quadruple() {
+    fn combination_table_of_codes_equals_combine4_for_every_pattern_quadruple() {
         for rule in Rule::ALL {
             let t = RuleTables::get(rule);
             for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                for nibbles in 0..1u32 << 16 {
-                    let pats: [Pattern; 4] =
-                        std::array::from_fn(|d| Pattern::from_u8((nibbles >> (4 * d)) as u8));
-                    assert_eq!(t.combo(ci, nibbles), combine4(pats, color, rule));
+                let strict = rule == Rule::Renju && color == Color::Black;
+                for n in 0..12u32.pow(4) {
+                    let pats: [Pattern; 4] = std::array::from_fn(|d| {
+                        Pattern::ALL[(n / 12u32.pow(d as u32)) as usize % 12]
+                    });
+                    let codes = (0..4).fold(0, |acc, d| {
+                        acc | u32::from(combo_code(pats[d], strict)) << (3 * d)
+                    });
+                    assert_eq!(t.combo(ci, codes), combine4(pats, color, rule), "{pats:?}");
                 }
             }
         }
