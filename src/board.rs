@@ -5,7 +5,7 @@
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
-use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF};
+use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF, NOT_EMPTY};
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use std::fmt;
 
@@ -23,6 +23,8 @@ const ST_P4: u32 = 32;
 const ST_CELL: u32 = 48;
 /// The combination codes of both colours in [`Slot::st`].
 const ST_CODES: u64 = 0x0FFF_0FFF;
+/// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class index.
+const ST_FLAGS: u64 = NOT_EMPTY as u64 * 0x1_0001;
 
 /// Everything the board keeps about one cell. One record per cell (rather than one array
 /// per field) so that a move touches one cache line per neighbour, and so that stores to
@@ -37,9 +39,11 @@ struct Slot {
     keys: [u32; 4],
     /// Packed state, read and written as one word: black's combination codes
     /// ([`crate::pattern::combo_code`], direction d in bits 3d..3d+3) in bits 0..12,
-    /// white's in bits 16..28, both kept for every on-board cell; the combined classes
-    /// of black and white in bits 32..40 and 40..48 (`None` unless the cell is empty);
-    /// the [`Cell`] in bits 48..56.
+    /// white's in bits 16..28, both kept for every on-board cell, each followed by the
+    /// [`NOT_EMPTY`] flags (set unless the cell is empty), so that each 16-bit half is
+    /// directly the colour's index into [`HotTables::class16`]; the combined classes of
+    /// black and white times 16 in bits 32..40 and 40..48 (`None` unless the cell is
+    /// empty); the [`Cell`] in bits 48..56.
     st: u64,
 }
 
@@ -47,7 +51,7 @@ impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
         keys: [0; 4],
-        st: (Cell::Wall as u64) << ST_CELL,
+        st: (Cell::Wall as u64) << ST_CELL | ST_FLAGS,
     };
 
     /// The content.
@@ -61,16 +65,17 @@ impl Slot {
         }
     }
 
-    /// Replace the content.
+    /// Replace the content (and the flags; classes are left alone).
     #[inline(always)]
     fn set_cell(&mut self, v: Cell) {
-        self.st = (self.st & !(0xFF << ST_CELL)) | (v as u64) << ST_CELL;
+        let flags = if v == Cell::Empty { 0 } else { ST_FLAGS };
+        self.st = (self.st & !(0xFF << ST_CELL | ST_FLAGS)) | (v as u64) << ST_CELL | flags;
     }
 
     /// Combined class of colour index `c`.
     #[inline(always)]
     fn p4(&self, c: usize) -> Pattern4 {
-        Pattern4::from_u8((self.st >> (ST_P4 + 8 * (c as u32 & 1))) as u8)
+        Pattern4::from_u8(((self.st >> (ST_P4 + 8 * (c as u32 & 1))) as u8) >> 4)
     }
 }
 
@@ -255,7 +260,9 @@ const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
 /// where the bias keeps the plain additions from carrying between lanes.
 #[cfg(target_arch = "x86_64")]
 mod lanes {
-    use core::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cvtsi128_si64, _mm_srli_si128};
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_cvtsi128_si64, _mm_srli_si128, _mm_sub_epi8,
+    };
 
     #[derive(Clone, Copy)]
     pub struct Lanes(__m128i);
@@ -271,12 +278,29 @@ mod lanes {
             Lanes(unsafe { core::mem::transmute::<[u8; 16], __m128i>(b) })
         }
 
-        /// Lane `new` up by one, lane `old` down by one (nothing if they are equal).
-        pub const fn transition(old: usize, new: usize) -> Lanes {
+        /// Lane `i` at one, the others at zero.
+        pub const fn one(i: usize) -> Lanes {
             let mut b = [0u8; 16];
-            b[new] = b[new].wrapping_add(1);
-            b[old] = b[old].wrapping_sub(1);
+            b[i] = 1;
             Lanes::from_bytes(b)
+        }
+
+        /// Lane-wise wrapping difference, at compile time.
+        pub const fn sub_const(self, o: Lanes) -> Lanes {
+            // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
+            let (a, b) = unsafe {
+                (
+                    core::mem::transmute::<__m128i, [u8; 16]>(self.0),
+                    core::mem::transmute::<__m128i, [u8; 16]>(o.0),
+                )
+            };
+            let mut r = [0u8; 16];
+            let mut i = 0;
+            while i < 16 {
+                r[i] = a[i].wrapping_sub(b[i]);
+                i += 1;
+            }
+            Lanes::from_bytes(r)
         }
 
         /// Lane-wise wrapping sum.
@@ -284,6 +308,13 @@ mod lanes {
         pub fn add(self, o: Lanes) -> Lanes {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             Lanes(unsafe { _mm_add_epi8(self.0, o.0) })
+        }
+
+        /// Lane-wise wrapping difference.
+        #[inline(always)]
+        pub fn sub(self, o: Lanes) -> Lanes {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Lanes(unsafe { _mm_sub_epi8(self.0, o.0) })
         }
 
         /// The lanes as bytes.
@@ -311,13 +342,22 @@ mod lanes {
         pub const BIAS: u8 = 64;
         pub const ZERO: Lanes = Lanes(u128::from_le_bytes([Self::BIAS; 16]));
 
-        pub const fn transition(old: usize, new: usize) -> Lanes {
-            Lanes((1u128 << (8 * new)).wrapping_sub(1u128 << (8 * old)))
+        pub const fn one(i: usize) -> Lanes {
+            Lanes(1u128 << (8 * i))
+        }
+
+        pub const fn sub_const(self, o: Lanes) -> Lanes {
+            Lanes(self.0.wrapping_sub(o.0))
         }
 
         #[inline(always)]
         pub fn add(self, o: Lanes) -> Lanes {
             Lanes(self.0.wrapping_add(o.0))
+        }
+
+        #[inline(always)]
+        pub fn sub(self, o: Lanes) -> Lanes {
+            Lanes(self.0.wrapping_sub(o.0))
         }
 
         #[inline(always)]
@@ -329,13 +369,24 @@ mod lanes {
 
 use lanes::Lanes;
 
-/// `TRANSITION[16 * old + new]`: the lane change of one cell moving from class `old` to
-/// class `new`. Lane 15 is no class: `new` = 15 takes a cell out of the counts.
+/// `ONE_HOT[class]`: one in the lane of the class.
+static ONE_HOT: [Lanes; 16] = {
+    let mut t = [Lanes::ZERO; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = Lanes::one(i);
+        i += 1;
+    }
+    t
+};
+
+/// `TRANSITION[16 * old + new]`: the lane change of a cell whose class goes from `old`
+/// to `new` (nothing when they are equal).
 static TRANSITION: [Lanes; 256] = {
     let mut t = [Lanes::ZERO; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = Lanes::transition(i / 16, i % 16);
+        t[i] = Lanes::one(i % 16).sub_const(Lanes::one(i / 16));
         i += 1;
     }
     t
@@ -366,7 +417,7 @@ fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
 struct Update<'a> {
     /// The cells around the stone, which is at `REACH`.
     w: &'a mut [Slot; WINDOW],
-    tables: HotTables<'a>,
+    tables: &'a HotTables,
     /// This frame's saved states.
     saved: &'a mut [u64; STENCIL],
     /// Per colour: the change of the counts so far.
@@ -374,6 +425,15 @@ struct Update<'a> {
 }
 
 impl Update<'_> {
+    /// The update of every line through the stone, whose cell code is `V`.
+    #[inline(always)]
+    fn run<const FAR: bool, const V: u32>(&mut self) {
+        self.dir::<0, FAR>(V * 0x5_5555);
+        self.dir::<1, FAR>(V * 0x5_5555);
+        self.dir::<2, FAR>(V * 0x5_5555);
+        self.dir::<3, FAR>(V * 0x5_5555);
+    }
+
     /// The update of the line through the stone along direction `D`: the 8 (or with
     /// `FAR`, 10) cells around it, unrolled so that every offset, shift and record index
     /// is a constant. `bits` is the stone's cell code repeated in every 2-bit field.
@@ -394,7 +454,7 @@ impl Update<'_> {
         }
     }
 
-    /// Add `bits` to the line key of window cell `q` along `D`, refresh its code along
+    /// Add `bits` to the line key of window cell `q` along `D`, refresh its codes along
     /// `D` and its classes, saving its state as record `n`.
     #[inline(always)]
     fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
@@ -405,21 +465,19 @@ impl Update<'_> {
         let old = slot.st;
         self.saved[n] = old;
         let st = (old & !(0x0007_0007 << (3 * D) | 0xFFFF << ST_P4)) | codes;
-        let b = self.tables.combo(0, st as u32) as u64;
-        let w = self.tables.combo(1, (st >> 16) as u32) as u64;
-        // All ones if the cell is empty, else zero (its classes stay `None`).
-        let empty = ((old >> ST_CELL) & 0xFF).wrapping_sub(1) >> 63;
-        let p4 = (b | w << 8) & 0u64.wrapping_sub(empty);
-        slot.st = st | p4 << ST_P4;
-        self.count::<0>(old >> ST_P4, p4);
-        self.count::<1>(old >> (ST_P4 + 8), p4 >> 8);
+        // A non-empty cell's flags make both classes `None`.
+        let b = self.tables.class16(0, st as u16);
+        let w = self.tables.class16(1, (st >> 16) as u16);
+        slot.st = st | (u64::from(b) | u64::from(w) << 8) << ST_P4;
+        self.count::<0>(old >> ST_P4, b);
+        self.count::<1>(old >> (ST_P4 + 8), w);
     }
 
-    /// Move one cell of colour `C` from class `old` to class `new` (low nibbles) in the
-    /// count delta (for a non-empty cell both are `None`, and nothing changes).
+    /// Move one cell of colour `C` from class `old` (times 16, low byte) to class `new`
+    /// (times 16) in the count delta; for a non-empty cell both are `None`.
     #[inline(always)]
-    fn count<const C: usize>(&mut self, old: u64, new: u64) {
-        let t = TRANSITION[(old as usize & 15) << 4 | (new as usize & 15)];
+    fn count<const C: usize>(&mut self, old: u64, new: u8) {
+        let t = TRANSITION[(old as usize & 0xF0) | usize::from(new >> 4)];
         self.delta[C] = self.delta[C].add(t);
     }
 }
@@ -432,6 +490,15 @@ struct Restore<'a> {
 }
 
 impl Restore<'_> {
+    /// See [`Update::run`].
+    #[inline(always)]
+    fn run<const FAR: bool, const V: u32>(&mut self) {
+        self.dir::<0, FAR>(V * 0x5_5555);
+        self.dir::<1, FAR>(V * 0x5_5555);
+        self.dir::<2, FAR>(V * 0x5_5555);
+        self.dir::<3, FAR>(V * 0x5_5555);
+    }
+
     /// See [`Update::dir`].
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
@@ -777,8 +844,21 @@ impl Board {
     /// undo frame. Does not touch history, side or key.
     #[inline]
     fn put(&mut self, p: Pos, v: Cell) {
+        // One specialised update per rule kind and colour, so that the key changes are
+        // constants (as separate functions: inlined, the compiler merged them again and
+        // passed the constants through the stack).
+        match (self.far, v) {
+            (false, Cell::Black) => self.put_as::<false, { Cell::Black as u32 }>(p),
+            (false, _) => self.put_as::<false, { Cell::White as u32 }>(p),
+            (true, Cell::Black) => self.put_as::<true, { Cell::Black as u32 }>(p),
+            (true, _) => self.put_as::<true, { Cell::White as u32 }>(p),
+        }
+    }
+
+    /// [`Board::put`] of the cell code `V`, with or without the cells 5 steps away.
+    #[inline(never)]
+    fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
         debug_assert!(self.frames_len < MAX_FRAMES);
-        let far = self.far;
         let frame = &mut self.frames[self.frames_len];
         self.frames_len += 1;
         frame.counts = self.counts;
@@ -790,24 +870,13 @@ impl Board {
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
-        centre.st = (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | (v as u64) << ST_CELL;
+        centre.st =
+            (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
-        up.count::<0>(old >> ST_P4, 15);
-        up.count::<1>(old >> (ST_P4 + 8), 15);
-        // The stone's code in every 2-bit field of a key.
-        let bits = v as u32 * 0x5_5555;
-        if far {
-            up.dir::<0, true>(bits);
-            up.dir::<1, true>(bits);
-            up.dir::<2, true>(bits);
-            up.dir::<3, true>(bits);
-        } else {
-            up.dir::<0, false>(bits);
-            up.dir::<1, false>(bits);
-            up.dir::<2, false>(bits);
-            up.dir::<3, false>(bits);
-        }
+        up.delta[0] = up.delta[0].sub(ONE_HOT[(old >> (ST_P4 + 4)) as usize & 15]);
+        up.delta[1] = up.delta[1].sub(ONE_HOT[(old >> (ST_P4 + 12)) as usize & 15]);
+        up.run::<FAR, V>();
         let delta = up.delta;
         for (counts, delta) in self.counts.iter_mut().zip(delta.iter()) {
             for (n, &d) in counts.iter_mut().zip(delta.bytes().iter()) {
@@ -821,24 +890,25 @@ impl Board {
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
     #[inline]
     fn remove(&mut self, p: Pos) {
+        let black = self.s[p.idx()].cell() == Cell::Black;
+        match (self.far, black) {
+            (false, true) => self.remove_as::<false, { Cell::Black as u32 }>(p),
+            (false, false) => self.remove_as::<false, { Cell::White as u32 }>(p),
+            (true, true) => self.remove_as::<true, { Cell::Black as u32 }>(p),
+            (true, false) => self.remove_as::<true, { Cell::White as u32 }>(p),
+        }
+    }
+
+    /// [`Board::remove`] of a stone with cell code `V`.
+    #[inline(never)]
+    fn remove_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
         self.frames_len -= 1;
         let frame = &self.frames[self.frames_len];
         let mut un = Restore {
             w: window(&mut self.s, p.idx()),
             saved: &frame.st,
         };
-        let bits = ((un.w[REACH].st >> ST_CELL) as u32 & 3) * 0x5_5555;
-        if self.far {
-            un.dir::<0, true>(bits);
-            un.dir::<1, true>(bits);
-            un.dir::<2, true>(bits);
-            un.dir::<3, true>(bits);
-        } else {
-            un.dir::<0, false>(bits);
-            un.dir::<1, false>(bits);
-            un.dir::<2, false>(bits);
-            un.dir::<3, false>(bits);
-        }
+        un.run::<FAR, V>();
         un.w[REACH].st = frame.st[STENCIL - 1];
         self.counts = frame.counts;
     }
@@ -959,6 +1029,9 @@ impl Board {
         for i in 0..NUM_CELLS {
             let cell = self.s[i].cell();
             let mut st = (cell as u64) << ST_CELL;
+            if cell != Cell::Empty {
+                st |= ST_FLAGS;
+            }
             // Codes for every on-board cell, classes for the empty ones.
             if self.in_board(Pos(i as u16)) {
                 for d in 0..4 {
@@ -969,7 +1042,7 @@ impl Board {
                 for c in 0..2 {
                     let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
                     self.counts[c][p4 as usize] += 1;
-                    st |= (p4 as u64) << (ST_P4 + 8 * c as u32);
+                    st |= (p4 as u64) << (ST_P4 + 4 + 8 * c as u32);
                 }
             }
             self.s[i].st = st;
@@ -1065,8 +1138,8 @@ impl Board {
                     );
                 }
                 assert_eq!(
-                    mine & ST_CODES,
-                    theirs & ST_CODES,
+                    mine & (ST_CODES | ST_FLAGS),
+                    theirs & (ST_CODES | ST_FLAGS),
                     "codes of {:?}",
                     Pos(i as u16)
                 );

@@ -490,8 +490,6 @@ pub const HALF_STATES: usize = 94;
 const PAT_SIZE: usize = 1 << 15;
 /// Bits of one colour's combination index: a 3-bit [`combo_code`] per direction.
 pub const CODE_BITS: u32 = 12;
-/// Size of one colour's combination table.
-const COMBO_SIZE: usize = 1 << CODE_BITS;
 
 /// The canonical state, for the colour whose stones have code `own`, of one half line
 /// given as its 5 cell codes nearest first. Only the cells before the first blocker
@@ -546,61 +544,70 @@ const CODE_PATTERN: [Pattern; 8] = [
     Pattern::F5,
 ];
 
-/// All lookup tables of one rule, small enough to stay in the first-level cache.
+/// Size of the joint code table (power of two, so an index can be masked; the largest
+/// rule, caro, needs 100 × 100 entries).
+const JOINT_SIZE: usize = 1 << 14;
+/// The flag bits of a colour's 16-bit class index that mark a non-empty cell (see
+/// [`HotTables::class16`]).
+pub const NOT_EMPTY: u16 = 0xF000;
+/// Entries of one colour's 16-bit class table.
+const CLASS16_SIZE: usize = 1 << 16;
+
+/// All lookup tables of one rule.
 ///
-/// Directional patterns: a line key is split into its left and right half (5 cells each);
-/// `left[key & 0x3FF] + right[key >> 10]` packs, for black in the low 16 bits and for
-/// white in the high 16 bits, an index into `pat` formed from the two halves' canonical
-/// states ([`half_state`]: cells behind the first blocker never matter). This replaces a
-/// 1 MiB table indexed by the whole key, whose misses dominated the cost of a move.
-/// Each `pat` byte holds the colour's [`combo_code`] in bits 0..3 and the [`Pattern`] in
-/// bits 4..8.
+/// Directional patterns (for [`RuleTables::line`]): a line key is split into its left
+/// and right half (5 cells each); `halves[key & 0x3FF] + halves[1024 + (key >> 10)]`
+/// packs, for black in the low 16 bits and for white in the high 16 bits, an index into
+/// `pat` formed from the two halves' canonical states ([`half_state`]: cells behind the
+/// first blocker never matter).
+///
+/// Combination codes (the hot path of a move): the half lines are further merged into
+/// classes that give the same codes for both colours with every other half
+/// (56 to 100 per half, depending on the rule), so that
+/// `joint[joint_halves[key & 0x3FF] + joint_halves[1024 + (key >> 10)]]` gives both
+/// colours' codes at once.
 ///
 /// Combined classes: each colour's four direction codes (direction d in bits 3d..3d+3)
-/// index that colour's `combo` table directly.
+/// index that colour's part of `class16`, whose entries are the class times 16.
 pub struct RuleTables {
     /// Rule these tables are for.
     pub rule: Rule,
-    /// `left` (indexed by the low half of a key), then `right` (by the high half).
     halves: Box<[u32; 2048]>,
     pat: Box<[u8; PAT_SIZE]>,
-    /// Black's combination table, then white's.
-    combo: Box<[Pattern4; 2 * COMBO_SIZE]>,
+    /// The tables a move reads, in one allocation (one base register).
+    hot: Box<HotTables>,
 }
 
-/// Borrowed views of the tables a move reads, copied into registers once per move (a
-/// store through the board's cells would otherwise make the compiler reload the table
-/// pointers from [`RuleTables`] before every lookup).
-#[derive(Clone, Copy)]
-pub struct HotTables<'a> {
-    halves: &'a [u32; 2048],
-    pat: &'a [u8; PAT_SIZE],
-    combo: &'a [Pattern4; 2 * COMBO_SIZE],
+/// The tables a move reads (see [`RuleTables`]).
+pub struct HotTables {
+    /// Left half: its class times the number of right classes; then right half: its class.
+    joint_halves: [u16; 2048],
+    /// Per pair of half classes: black's code in bits 0..3, white's in bits 16..19.
+    joint: [u32; JOINT_SIZE],
+    /// Black's table, then white's: see [`HotTables::class16`].
+    class16: [u8; 2 * CLASS16_SIZE],
 }
 
-impl HotTables<'_> {
-    /// See [`RuleTables::codes`].
+impl HotTables {
+    /// Combination codes ([`combo_code`]) of a line key: black's in bits 0..3, white's
+    /// in bits 16..19.
     #[inline(always)]
     #[must_use]
     pub fn codes(&self, key: u32) -> u32 {
-        entries(self.halves, self.pat, key) & 0x0007_0007
+        let l = self.joint_halves[key as usize & 0x3FF];
+        let r = self.joint_halves[1024 | (key >> 10) as usize & 0x3FF];
+        self.joint[usize::from(l + r) & (JOINT_SIZE - 1)]
     }
 
-    /// See [`RuleTables::combo`].
+    /// The combined class of colour index `c` (0 black, 1 white), times 16, from a
+    /// 16-bit index: the four direction codes (direction d in bits 3d..3d+3) and, in the
+    /// bits [`NOT_EMPTY`], zero for an empty cell; any other value there gives 0
+    /// ([`Pattern4::None`]).
     #[inline(always)]
     #[must_use]
-    pub fn combo(&self, c: usize, codes: u32) -> Pattern4 {
-        self.combo[((c & 1) << CODE_BITS) | (codes as usize & (COMBO_SIZE - 1))]
+    pub fn class16(&self, c: usize, index: u16) -> u8 {
+        self.class16[(c & 1) << 16 | usize::from(index)]
     }
-}
-
-/// The `pat` bytes of a line key: black's in bits 0..8, white's in bits 16..24.
-#[inline(always)]
-fn entries(halves: &[u32; 2048], pat: &[u8; PAT_SIZE], key: u32) -> u32 {
-    let idx = halves[key as usize & 0x3FF] + halves[1024 | (key >> 10) as usize & 0x3FF];
-    let b = pat[idx as usize & (PAT_SIZE - 1)];
-    let w = pat[(idx >> 16) as usize & (PAT_SIZE - 1)];
-    u32::from(b) | u32::from(w) << 16
 }
 
 impl RuleTables {
@@ -626,40 +633,34 @@ impl RuleTables {
                 (half_state(l, BLACK) * n) | ((half_state(l, WHITE) * n + white_base) << 16);
             right[half as usize] = half_state(r, BLACK) | half_state(r, WHITE) << 16;
         }
-        let strict_black = rule == Rule::Renju;
-        let entry = |p: u8, strict: bool| {
-            let p = Pattern::from_u8(p);
-            combo_code(p, strict) | (p as u8) << 4
-        };
         let mut pat: Box<[u8; PAT_SIZE]> = vec![0u8; PAT_SIZE].try_into().expect("size");
         let black = build_pair_patterns(rule, Color::Black);
-        for (o, &p) in pat.iter_mut().zip(black.iter()) {
-            *o = entry(p, strict_black);
-        }
+        pat[..black.len()].copy_from_slice(&black);
         if rule == Rule::Renju {
             // Renju white plays by freestyle rules: five or more wins, nothing forbidden.
             let white = build_pair_patterns(Rule::Freestyle, Color::White);
             let base = white_base as usize;
-            for (o, &p) in pat[base..].iter_mut().zip(white.iter()) {
-                *o = entry(p, false);
-            }
+            pat[base..base + white.len()].copy_from_slice(&white);
         }
-        let mut combo: Box<[Pattern4; 2 * COMBO_SIZE]> = vec![Pattern4::None; 2 * COMBO_SIZE]
-            .try_into()
-            .expect("size");
+        let mut hot = Box::new(HotTables {
+            joint_halves: [0; 2048],
+            joint: [0; JOINT_SIZE],
+            class16: [0; 2 * CLASS16_SIZE],
+        });
+        build_joint(rule, &halves, &pat, &mut hot);
+        let class16 = &mut hot.class16;
         for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            let part = &mut combo[ci * COMBO_SIZE..(ci + 1) * COMBO_SIZE];
-            for (idx, out) in part.iter_mut().enumerate() {
+            for codes in 0..1usize << CODE_BITS {
                 let pats: [Pattern; 4] =
-                    std::array::from_fn(|d| CODE_PATTERN[(idx >> (3 * d)) & 7]);
-                *out = combine4(pats, color, rule);
+                    std::array::from_fn(|d| CODE_PATTERN[(codes >> (3 * d)) & 7]);
+                class16[ci * CLASS16_SIZE + codes] = (combine4(pats, color, rule) as u8) << 4;
             }
         }
         RuleTables {
             rule,
             halves,
             pat,
-            combo,
+            hot,
         }
     }
 
@@ -679,33 +680,23 @@ impl RuleTables {
     /// The tables a move reads.
     #[inline(always)]
     #[must_use]
-    pub fn hot(&self) -> HotTables<'_> {
-        HotTables {
-            halves: &self.halves,
-            pat: &self.pat,
-            combo: &self.combo,
-        }
-    }
-
-    /// The `pat` bytes of a line key: black's in bits 0..8, white's in bits 16..24.
-    #[inline(always)]
-    fn entries(&self, key: u32) -> u32 {
-        entries(&self.halves, &self.pat, key)
+    pub fn hot(&self) -> &HotTables {
+        &self.hot
     }
 
     /// Directional patterns of a line key: black's in bits 0..4, white's in bits 16..20.
     #[inline]
     #[must_use]
     pub fn line(&self, key: u32) -> u32 {
-        (self.entries(key) >> 4) & 0x000F_000F
+        pair_patterns(&self.halves, &self.pat, key)
     }
 
     /// Combination codes ([`combo_code`]) of a line key: black's in bits 0..3, white's
     /// in bits 16..19.
-    #[inline(always)]
+    #[inline]
     #[must_use]
     pub fn codes(&self, key: u32) -> u32 {
-        self.entries(key) & 0x0007_0007
+        self.hot().codes(key)
     }
 
     /// Directional pattern of `color` for a line key.
@@ -717,10 +708,97 @@ impl RuleTables {
 
     /// Combined class of colour index `c` (0 black, 1 white) from its four direction
     /// codes (direction d in bits 3d..3d+3; higher bits are ignored).
-    #[inline(always)]
+    #[inline]
     #[must_use]
     pub fn combo(&self, c: usize, codes: u32) -> Pattern4 {
-        self.hot().combo(c, codes)
+        let index = (codes & ((1 << CODE_BITS) - 1)) as u16;
+        Pattern4::from_u8(self.hot().class16(c, index) >> 4)
+    }
+}
+
+/// Both colours' patterns of a line key through the half-state tables: black's in
+/// bits 0..4, white's in bits 16..20.
+#[inline(always)]
+fn pair_patterns(halves: &[u32; 2048], pat: &[u8; PAT_SIZE], key: u32) -> u32 {
+    let idx = halves[key as usize & 0x3FF] + halves[1024 | (key >> 10) as usize & 0x3FF];
+    let b = pat[idx as usize & (PAT_SIZE - 1)];
+    let w = pat[(idx >> 16) as usize & (PAT_SIZE - 1)];
+    u32::from(b) | u32::from(w) << 16
+}
+
+/// The joint code tables of `rule` (see [`RuleTables`]) from its half-state tables.
+///
+/// Half lines with the same pair of half states are alike; of those, two left halves
+/// (or two right halves) are merged when they give the same codes for both colours
+/// with every right (left) half.
+fn build_joint(rule: Rule, halves: &[u32; 2048], pat: &[u8; PAT_SIZE], hot: &mut HotTables) {
+    let strict = rule == Rule::Renju;
+    let codes_of = |l: u32, r: u32| {
+        let p = pair_patterns(halves, pat, l | r << 10);
+        u32::from(combo_code(Pattern::from_u8(p as u8), strict))
+            | u32::from(combo_code(Pattern::from_u8((p >> 16) as u8), false)) << 16
+    };
+    // One representative half key per distinct pair of half states, per side.
+    let reps = |side: usize| {
+        let mut seen: Vec<u32> = Vec::new();
+        let mut rep: Vec<u32> = Vec::new();
+        let mut of = [0usize; 1024];
+        for h in 0..1024u32 {
+            let v = halves[side * 1024 + h as usize];
+            of[h as usize] = match seen.iter().position(|&s| s == v) {
+                Some(i) => i,
+                None => {
+                    seen.push(v);
+                    rep.push(h);
+                    seen.len() - 1
+                }
+            };
+        }
+        (rep, of)
+    };
+    let (lrep, lof) = reps(0);
+    let (rrep, rof) = reps(1);
+    // Merge the states whose rows (columns) of codes are equal.
+    let classes = |rows: Vec<Vec<u32>>| {
+        let mut distinct: Vec<Vec<u32>> = Vec::new();
+        let class: Vec<usize> = rows
+            .into_iter()
+            .map(|row| match distinct.iter().position(|d| *d == row) {
+                Some(i) => i,
+                None => {
+                    distinct.push(row);
+                    distinct.len() - 1
+                }
+            })
+            .collect();
+        (class, distinct.len())
+    };
+    let (lclass, _) = classes(
+        lrep.iter()
+            .map(|&l| rrep.iter().map(|&r| codes_of(l, r)).collect())
+            .collect(),
+    );
+    let (rclass, nr) = classes(
+        rrep.iter()
+            .map(|&r| lrep.iter().map(|&l| codes_of(l, r)).collect())
+            .collect(),
+    );
+    let HotTables {
+        joint_halves,
+        joint,
+        ..
+    } = hot;
+    for h in 0..1024 {
+        let (lc, rc) = (lclass[lof[h]], rclass[rof[h]]);
+        joint_halves[h] = u16::try_from(lc * nr).expect("classes fit");
+        joint_halves[1024 + h] = u16::try_from(rc).expect("classes fit");
+    }
+    for &l in &lrep {
+        for &r in &rrep {
+            let idx = usize::from(joint_halves[l as usize] + joint_halves[1024 + r as usize]);
+            assert!(idx < JOINT_SIZE, "joint table too small for {rule:?}");
+            joint[idx] = codes_of(l, r);
+        }
     }
 }
 
@@ -894,6 +972,36 @@ mod tests {
                     });
                     assert_eq!(t.combo(ci, codes), combine4(pats, color, rule), "{pats:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn class_index_of_a_non_empty_cell_is_none_whatever_its_codes() {
+        for rule in Rule::ALL {
+            let hot = RuleTables::get(rule).hot();
+            for c in 0..2 {
+                // Some codes do give a class (a five in one direction)...
+                assert_ne!(hot.class16(c, 7), 0, "{rule:?}");
+                for codes in 0..1u16 << CODE_BITS {
+                    assert_eq!(hot.class16(c, NOT_EMPTY | codes), 0, "{rule:?} {codes:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn joint_table_of_the_main_rules_fits_16_kib() {
+        // The point of the joint table: one lookup for both colours, small enough for
+        // the L1 cache (caro needs more half classes, up to JOINT_SIZE entries).
+        for rule in Rule::ALL {
+            let hot = RuleTables::get(rule).hot();
+            let right = hot.joint_halves[1024..].iter().max().copied().unwrap_or(0);
+            let left = hot.joint_halves[..1024].iter().max().copied().unwrap_or(0);
+            let used = usize::from(left + right) + 1;
+            assert!(used <= JOINT_SIZE, "{rule:?}: {used} entries");
+            if matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju) {
+                assert!(used * 4 <= 16 << 10, "{rule:?}: {used} entries");
             }
         }
     }
