@@ -16,19 +16,21 @@
 //! * `reserve` = `cap` / 20 clamped to [[`RESERVE_MIN_MS`], [`RESERVE_MAX_MS`]]: time for
 //!   stopping the search, printing and the pipe.
 //! * `maximum` = `cap` − `reserve` (never negative): the hard stop.
-//! * `optimum` = `maximum` × 6/10, and with a limited match also at most
-//!   `left` / moves-to-go, where moves-to-go = max([`MIN_MOVES_TO_GO`],
-//!   [`MOVES_TO_GO`] − own moves played / 2): the soft stop between iterations.
+//! * `optimum` (the soft stop between iterations): with a limited match, `maximum` × 6/10
+//!   and at most `left` / moves-to-go, where moves-to-go = max([`MIN_MOVES_TO_GO`],
+//!   [`MOVES_TO_GO`] − own moves played / 2). With only a per-move limit nothing is
+//!   saved for later moves, so `optimum` = `maximum`; the search still starts no
+//!   iteration predicted to end past `maximum` (see `search`).
 //!
 //! Examples (turn, match, left, own moves → optimum, maximum), see the unit test table:
 //!
 //! | timeout_turn | timeout_match | time_left  | moves | optimum | maximum |
 //! |--------------|---------------|------------|-------|---------|---------|
-//! | 1000         | 0             | –          | 0     | 570     | 950     |
+//! | 1000         | 0             | –          | 0     | 950     | 950     |
 //! | 5000         | 120000        | 120000     | 0     | 2850    | 4750    |
 //! | 5000         | 120000        | 7000       | 30    | 466     | 950     |
 //! | 0            | 0             | –          | 0     | 0       | 50      |
-//! | –            | –             | –          | 0     | 2850    | 4750    |
+//! | –            | –             | –          | 0     | 4750    | 4750    |
 //! | 2000000      | 100000000     | 100000000  | 0     | 1199700 | 1999500 |
 //! | 1000         | 100000        | -5         | 10    | 0       | 0       |
 
@@ -136,12 +138,14 @@ pub fn budget(settings: &TimeSettings, own_moves: usize) -> Budget {
     .min(MAX_BUDGET_MS);
     let reserve = (cap / 20).clamp(RESERVE_MIN_MS, RESERVE_MAX_MS);
     let maximum = cap.saturating_sub(reserve).max(0);
-    let mut optimum = maximum / 10 * 6 + (maximum % 10) * 6 / 10;
-    if let Some(l) = left {
-        let own = i64::try_from(own_moves).unwrap_or(i64::MAX);
-        let to_go = (MOVES_TO_GO - own / 2).max(MIN_MOVES_TO_GO);
-        optimum = optimum.min(l / to_go);
-    }
+    let optimum = match left {
+        Some(l) => {
+            let own = i64::try_from(own_moves).unwrap_or(i64::MAX);
+            let to_go = (MOVES_TO_GO - own / 2).max(MIN_MOVES_TO_GO);
+            (maximum / 10 * 6 + (maximum % 10) * 6 / 10).min(l / to_go)
+        }
+        None => maximum,
+    };
     let optimum = optimum.clamp(0, maximum);
     Budget {
         optimum: ms(optimum),
@@ -238,11 +242,11 @@ mod tests {
     fn budget_table_matches_the_documented_rules() {
         // (timeout_turn, timeout_match, time_left, own moves) -> (optimum ms, maximum ms)
         let table: &[Row] = &[
-            (Some(1000), 0, None, 0, 570, 950),
+            (Some(1000), 0, None, 0, 950, 950),
             (Some(5000), 120_000, Some(120_000), 0, 2850, 4750),
             (Some(5000), 120_000, Some(7000), 30, 466, 950),
             (Some(0), 0, None, 0, 0, 50),
-            (None, 0, None, 0, 2850, 4750),
+            (None, 0, None, 0, 4750, 4750),
             (
                 Some(2_000_000),
                 100_000_000,
@@ -253,7 +257,7 @@ mod tests {
             ),
             (Some(1000), 100_000, Some(-5), 10, 0, 0),
             // time_left = "unlimited" ignores timeout_match
-            (Some(1000), 100_000, Some(UNLIMITED_LEFT_MS), 0, 570, 950),
+            (Some(1000), 100_000, Some(UNLIMITED_LEFT_MS), 0, 950, 950),
             // no timeout_turn but a match limit: a share of the match time
             (None, 70_000, Some(70_000), 0, 2333, 9500),
             // time_left not yet sent: timeout_match stands in for it
@@ -263,9 +267,9 @@ mod tests {
             // play fast with little match time left
             (Some(0), 10_000, Some(70), 5, 0, 10),
             // short turns (arbiter tests): the 50 ms reserve dominates
-            (Some(100), 0, None, 0, 30, 50),
-            (Some(200), 0, None, 0, 90, 150),
-            (Some(100), 0, Some(UNLIMITED_LEFT_MS), 20, 30, 50),
+            (Some(100), 0, None, 0, 50, 50),
+            (Some(200), 0, None, 0, 150, 150),
+            (Some(100), 0, Some(UNLIMITED_LEFT_MS), 20, 50, 50),
             // a turn shorter than the reserve: nothing but the emergency move
             (Some(40), 0, None, 0, 0, 0),
             // Gomocup fastgame (5 s / 120 s) late in the game: the match share binds
@@ -289,7 +293,7 @@ mod tests {
             // Yixin-Board's "unlimited": a huge turn and match
             (Some(2_000_000), 100_000_000, None, 0, 1_199_700, 1_999_500),
             // absurd numbers are capped at a day
-            (Some(i64::MAX), 0, None, 0, 51_839_700, 86_399_500),
+            (Some(i64::MAX), 0, None, 0, 86_399_500, 86_399_500),
             (None, i64::MAX, Some(i64::MAX), 0, 51_839_700, 86_399_500),
         ];
         for &(turn, matc, left, own, opt, max) in table {
@@ -366,7 +370,7 @@ mod tests {
     #[test]
     fn limits_count_from_the_given_start() {
         let t0 = Instant::now();
-        let l = SearchLimits::from_settings(&settings(Some(1000), 0, None), 0, t0);
+        let l = SearchLimits::from_settings(&settings(Some(1000), 60_000, None), 0, t0);
         assert_eq!(l.hard_deadline(), t0 + Duration::from_millis(950));
         assert_eq!(l.soft_deadline(), t0 + Duration::from_millis(570));
         assert_eq!(l.multi_pv, 1);
