@@ -354,9 +354,10 @@ mod lanes {
     }
 }
 
-/// See the x86-64 version.
-#[cfg(not(target_arch = "x86_64"))]
-mod lanes {
+/// The portable version of [`lanes`] (also compiled on x86-64 for the test that compares
+/// the two).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod lanes_u128 {
     #[derive(Clone, Copy)]
     pub struct Lanes(u128);
 
@@ -393,7 +394,10 @@ mod lanes {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 use lanes::Lanes;
+#[cfg(not(target_arch = "x86_64"))]
+use lanes_u128::Lanes;
 
 /// `ONE_HOT[class]`: one in the lane of the class.
 static ONE_HOT: [Lanes; 16] = {
@@ -1201,5 +1205,48 @@ impl fmt::Display for Board {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The count deltas of random moves (at most 41 class changes per colour, as in one
+    /// move) through the vector lanes and through plain integers agree.
+    #[test]
+    fn count_lanes_apply_the_same_deltas_as_plain_integers() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        for _ in 0..2000 {
+            let mut counts = [0u32; 16];
+            for c in counts.iter_mut().take(Pattern4::COUNT) {
+                *c = rng.gen_range(41..1024);
+            }
+            let mut want = counts;
+            let mut portable_counts = counts;
+            let mut lanes = Lanes::ZERO;
+            let mut portable = lanes_u128::Lanes::ZERO;
+            for _ in 0..rng.gen_range(0..=41) {
+                let old = rng.gen_range(0..Pattern4::COUNT);
+                if rng.gen_bool(0.1) {
+                    // The cell leaves the counts (as the stone's own cell does).
+                    lanes = lanes.sub(ONE_HOT[old]);
+                    portable = portable.sub(lanes_u128::Lanes::one(old));
+                    want[old] -= 1;
+                    continue;
+                }
+                let new = rng.gen_range(0..Pattern4::COUNT);
+                lanes = lanes.add(TRANSITION[16 * old + new]);
+                let t = lanes_u128::Lanes::one(new).sub_const(lanes_u128::Lanes::one(old));
+                portable = portable.add(t);
+                want[old] -= 1;
+                want[new] += 1;
+            }
+            lanes.add_to(&mut counts);
+            portable.add_to(&mut portable_counts);
+            assert_eq!(counts, want);
+            assert_eq!(portable_counts, want);
+        }
     }
 }
