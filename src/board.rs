@@ -87,13 +87,20 @@ fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
         .expect("NUM_CELLS slots")
 }
 
+/// Number of count lanes per colour: the classes, padded to a vector's 16 lanes (the
+/// last two stay zero).
+const LANES: usize = 16;
+/// Per colour, per class: how many empty cells have that class.
+type Counts = [[u32; LANES]; 2];
+
 /// What unmake needs to restore one stone: the counts before it, and the packed state
-/// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (line
-/// keys are not saved: unmake takes the stone's bits out of them again).
+/// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (the
+/// stone's own cell last). Line keys are not saved: unmake takes the stone's bits out of
+/// them again.
 #[derive(Clone, Copy)]
 struct Frame {
-    counts: [[u32; Pattern4::COUNT]; 2],
-    st: [u64; STENCIL],
+    counts: Counts,
+    saved: [u64; STENCIL],
 }
 
 /// Why a board could not be created.
@@ -261,7 +268,9 @@ const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use core::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cvtsi128_si64, _mm_srli_si128, _mm_sub_epi8,
+        __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_loadu_si128,
+        _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
+        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
@@ -317,24 +326,38 @@ mod lanes {
             Lanes(unsafe { _mm_sub_epi8(self.0, o.0) })
         }
 
-        /// The lanes as bytes.
-        #[inline(always)]
-        pub fn bytes(self) -> [u8; 16] {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            let (lo, hi) = unsafe {
-                (
-                    _mm_cvtsi128_si64(self.0) as u64,
-                    _mm_cvtsi128_si64(_mm_srli_si128::<8>(self.0)) as u64,
-                )
-            };
-            (u128::from(lo) | u128::from(hi) << 64).to_le_bytes()
+        /// Add each lane, less the bias, to the count of the same index.
+        #[inline(never)]
+        pub fn add_to(self, counts: &mut [u32; 16]) {
+            let p = counts.as_mut_ptr().cast::<__m128i>();
+            // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
+            // stores cover exactly the 64 bytes of `counts`, which we borrow mutably.
+            unsafe {
+                let zero = _mm_setzero_si128();
+                let d = _mm_sub_epi8(self.0, _mm_set1_epi8(Self::BIAS as i8));
+                // Sign-extend the 16 bytes to 16-bit, then 32-bit lanes.
+                let s8 = _mm_cmpgt_epi8(zero, d);
+                let (lo, hi) = (_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8));
+                let (slo, shi) = (_mm_cmpgt_epi16(zero, lo), _mm_cmpgt_epi16(zero, hi));
+                let parts = [
+                    _mm_unpacklo_epi16(lo, slo),
+                    _mm_unpackhi_epi16(lo, slo),
+                    _mm_unpacklo_epi16(hi, shi),
+                    _mm_unpackhi_epi16(hi, shi),
+                ];
+                for (k, part) in parts.into_iter().enumerate() {
+                    let q = p.add(k);
+                    _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), part));
+                }
+            }
         }
     }
 }
 
-/// See the x86-64 version.
-#[cfg(not(target_arch = "x86_64"))]
-mod lanes {
+/// The portable version of [`lanes`] (also compiled on x86-64 for the test that compares
+/// the two).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod lanes_u128 {
     #[derive(Clone, Copy)]
     pub struct Lanes(u128);
 
@@ -361,13 +384,20 @@ mod lanes {
         }
 
         #[inline(always)]
-        pub fn bytes(self) -> [u8; 16] {
-            self.0.to_le_bytes()
+        pub fn add_to(self, counts: &mut [u32; 16]) {
+            for (n, &d) in counts.iter_mut().zip(self.0.to_le_bytes().iter()) {
+                *n = n
+                    .wrapping_add(u32::from(d))
+                    .wrapping_sub(u32::from(Self::BIAS));
+            }
         }
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 use lanes::Lanes;
+#[cfg(not(target_arch = "x86_64"))]
+use lanes_u128::Lanes;
 
 /// `ONE_HOT[class]`: one in the lane of the class.
 static ONE_HOT: [Lanes; 16] = {
@@ -483,20 +513,25 @@ impl Update<'_> {
 }
 
 /// The undo of one [`Update`]: the same cells in the same order, taking the stone's bits
-/// out of the keys and copying the saved states back.
+/// out of the keys again and copying the saved states back.
+///
+/// Not specialised per colour: with the stone's bits a constant, the compiler narrowed
+/// each key's exclusive-or to a one-byte read-modify-write, and the next move's
+/// four-byte load of that key then waited for the byte store to retire instead of taking
+/// its value from the store buffer.
 struct Restore<'a> {
     w: &'a mut [Slot; WINDOW],
     saved: &'a [u64; STENCIL],
 }
 
 impl Restore<'_> {
-    /// See [`Update::run`].
+    /// See [`Update::run`]; `bits` is the stone's cell code in every 2-bit field.
     #[inline(always)]
-    fn run<const FAR: bool, const V: u32>(&mut self) {
-        self.dir::<0, FAR>(V * 0x5_5555);
-        self.dir::<1, FAR>(V * 0x5_5555);
-        self.dir::<2, FAR>(V * 0x5_5555);
-        self.dir::<3, FAR>(V * 0x5_5555);
+    fn run<const FAR: bool>(&mut self, bits: u32) {
+        self.dir::<0, FAR>(bits);
+        self.dir::<1, FAR>(bits);
+        self.dir::<2, FAR>(bits);
+        self.dir::<3, FAR>(bits);
     }
 
     /// See [`Update::dir`].
@@ -538,7 +573,7 @@ pub struct Board {
     /// Per cell of the padded layout: content, line keys, patterns, classes.
     s: Box<[Slot; NUM_CELLS]>,
     /// Per colour: how many empty cells have each class.
-    counts: [[u32; Pattern4::COUNT]; 2],
+    counts: Counts,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
     /// slots, one byte per cell, so that a move updates a row of them at once).
     near: Box<[u8; NEAR_LEN]>,
@@ -569,7 +604,7 @@ impl Board {
             tables: RuleTables::get(rule),
             far: rule != Rule::Freestyle,
             s: wall_slots(),
-            counts: [[0; Pattern4::COUNT]; 2],
+            counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: Color::Black,
@@ -579,8 +614,8 @@ impl Board {
             outcome: None,
             frames: vec![
                 Frame {
-                    counts: [[0; Pattern4::COUNT]; 2],
-                    st: [0; STENCIL],
+                    counts: [[0; LANES]; 2],
+                    saved: [0; STENCIL],
                 };
                 MAX_FRAMES
             ]
@@ -723,7 +758,9 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn counts(&self, c: Color) -> &[u32; Pattern4::COUNT] {
-        &self.counts[c.idx()]
+        self.counts[c.idx()]
+            .first_chunk()
+            .expect("a colour has a lane per class")
     }
 
     /// True if some stone lies in the candidate stencil of `p`.
@@ -865,7 +902,7 @@ impl Board {
         let mut up = Update {
             w: window(&mut self.s, p.idx()),
             tables: self.tables.hot(),
-            saved: &mut frame.st,
+            saved: &mut frame.saved,
             delta: [Lanes::ZERO; 2],
         };
         let centre = &mut up.w[REACH];
@@ -878,38 +915,32 @@ impl Board {
         up.delta[1] = up.delta[1].sub(ONE_HOT[(old >> (ST_P4 + 12)) as usize & 15]);
         up.run::<FAR, V>();
         let delta = up.delta;
-        for (counts, delta) in self.counts.iter_mut().zip(delta.iter()) {
-            for (n, &d) in counts.iter_mut().zip(delta.bytes().iter()) {
-                *n = n
-                    .wrapping_add(u32::from(d))
-                    .wrapping_sub(u32::from(Lanes::BIAS));
-            }
-        }
+        delta[0].add_to(&mut self.counts[0]);
+        delta[1].add_to(&mut self.counts[1]);
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
     #[inline]
     fn remove(&mut self, p: Pos) {
-        let black = self.s[p.idx()].cell() == Cell::Black;
-        match (self.far, black) {
-            (false, true) => self.remove_as::<false, { Cell::Black as u32 }>(p),
-            (false, false) => self.remove_as::<false, { Cell::White as u32 }>(p),
-            (true, true) => self.remove_as::<true, { Cell::Black as u32 }>(p),
-            (true, false) => self.remove_as::<true, { Cell::White as u32 }>(p),
+        if self.far {
+            self.remove_as::<true>(p);
+        } else {
+            self.remove_as::<false>(p);
         }
     }
 
-    /// [`Board::remove`] of a stone with cell code `V`.
+    /// [`Board::remove`], with or without the cells 5 steps away.
     #[inline(never)]
-    fn remove_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
+    fn remove_as<const FAR: bool>(&mut self, p: Pos) {
         self.frames_len -= 1;
         let frame = &self.frames[self.frames_len];
         let mut un = Restore {
             w: window(&mut self.s, p.idx()),
-            saved: &frame.st,
+            saved: &frame.saved,
         };
-        un.run::<FAR, V>();
-        un.w[REACH].st = frame.st[STENCIL - 1];
+        let bits = ((un.w[REACH].st >> ST_CELL) as u32 & 3) * 0x5_5555;
+        un.run::<FAR>(bits);
+        un.w[REACH].st = frame.saved[STENCIL - 1];
         self.counts = frame.counts;
     }
 
@@ -1005,7 +1036,7 @@ impl Board {
 
     /// Recompute every incremental structure from the cells and the history.
     fn rebuild(&mut self) {
-        self.counts = [[0; Pattern4::COUNT]; 2];
+        self.counts = [[0; LANES]; 2];
         self.near.fill(0);
         self.key = 0;
         for i in 0..NUM_CELLS {
@@ -1084,7 +1115,7 @@ impl Board {
             tables: self.tables,
             far: self.far,
             s: wall_slots(),
-            counts: [[0; Pattern4::COUNT]; 2],
+            counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
@@ -1174,5 +1205,48 @@ impl fmt::Display for Board {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The count deltas of random moves (at most 41 class changes per colour, as in one
+    /// move) through the vector lanes and through plain integers agree.
+    #[test]
+    fn count_lanes_apply_the_same_deltas_as_plain_integers() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        for _ in 0..2000 {
+            let mut counts = [0u32; 16];
+            for c in counts.iter_mut().take(Pattern4::COUNT) {
+                *c = rng.gen_range(41..1024);
+            }
+            let mut want = counts;
+            let mut portable_counts = counts;
+            let mut lanes = Lanes::ZERO;
+            let mut portable = lanes_u128::Lanes::ZERO;
+            for _ in 0..rng.gen_range(0..=41) {
+                let old = rng.gen_range(0..Pattern4::COUNT);
+                if rng.gen_bool(0.1) {
+                    // The cell leaves the counts (as the stone's own cell does).
+                    lanes = lanes.sub(ONE_HOT[old]);
+                    portable = portable.sub(lanes_u128::Lanes::one(old));
+                    want[old] -= 1;
+                    continue;
+                }
+                let new = rng.gen_range(0..Pattern4::COUNT);
+                lanes = lanes.add(TRANSITION[16 * old + new]);
+                let t = lanes_u128::Lanes::one(new).sub_const(lanes_u128::Lanes::one(old));
+                portable = portable.add(t);
+                want[old] -= 1;
+                want[new] += 1;
+            }
+            lanes.add_to(&mut counts);
+            portable.add_to(&mut portable_counts);
+            assert_eq!(counts, want);
+            assert_eq!(portable_counts, want);
+        }
     }
 }

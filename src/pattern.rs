@@ -1,14 +1,15 @@
 //! Table-driven line patterns.
 //!
-//! For every empty cell, every direction and both colours the board keeps the
-//! [`Pattern`] that a stone of that colour would make on that line. The pattern depends
-//! only on the 10 cells at distance 1..=5 on either side (the line key, 2 bits per cell:
-//! empty, black, white, wall), and is computed once per rule for all 4^10 keys by a
-//! memoised recursion over "what does one more stone make". Since nothing behind the
-//! first blocker on each side matters, the lookup goes through the two half lines'
-//! canonical states into tables that fit the first-level cache ([`RuleTables`]). The
-//! four directional patterns of a cell then combine, through a second table, into a
-//! [`Pattern4`] class.
+//! For every cell, every direction and both colours there is a [`Pattern`] that a stone
+//! of that colour would make on that line. The pattern depends only on the 10 cells at
+//! distance 1..=5 on either side (the line key, 2 bits per cell: empty, black, white,
+//! wall), and is computed once per rule for all 4^10 keys by a memoised recursion over
+//! "what does one more stone make". Since nothing behind the first blocker on each side
+//! matters, the lookup goes through the two half lines' canonical states into tables that
+//! fit the first-level cache ([`RuleTables`]). The board keeps, per direction and colour,
+//! only the 3-bit [`combo_code`] of the pattern (what combining cares about; one table
+//! access gives both colours' codes), and the four codes of a cell index a second table
+//! that gives its [`Pattern4`] class.
 //!
 //! [`classify_line`] is the slow reference definition used to build and to test the
 //! tables.
