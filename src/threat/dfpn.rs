@@ -171,6 +171,8 @@ pub(crate) struct Dfpn {
     stamp: u32,
     /// The principal line of the last win.
     pub(crate) line: Vec<Pos>,
+    /// Attacking moves on the current path from the root.
+    path: Vec<Pos>,
 }
 
 impl Dfpn {
@@ -191,6 +193,7 @@ impl Dfpn {
             mark: vec![0; NUM_CELLS],
             stamp: 0,
             line: Vec::with_capacity(256),
+            path: Vec::with_capacity(1024),
         }
     }
 
@@ -224,6 +227,7 @@ impl Dfpn {
         self.line.clear();
         self.children.clear();
         self.lines.clear();
+        self.path.clear();
         let rem = max_plies.clamp(0, i32::from(i16::MAX) - 1);
         if rem < 1 {
             return ThreatResult::NoWin;
@@ -504,7 +508,13 @@ impl Dfpn {
                 )
             };
             self.place(board, ch.pos, mover);
+            if or {
+                self.path.push(ch.pos);
+            }
             let v = self.mid(board, a, !or, rem - 1, cth_pn, cth_dn, stop, vcf);
+            if or {
+                self.path.pop();
+            }
             self.lift(board, ch.pos, mover);
             let slot = &mut self.children[best];
             slot.pn = v.pn;
@@ -596,7 +606,9 @@ impl Dfpn {
             return Expanded::Done(Self::DISPROVEN, 0);
         }
         self.ranked.clear();
-        let last = board.last_move();
+        // Threats near the attacker's previous move come first (the board's last move
+        // is the root's, not this node's).
+        let last = self.path.last().copied().or(board.last_move());
         for i in 0..self.squares.len() {
             let p = self.squares[i];
             let rank = match board.pattern4(p, a) {
