@@ -4,6 +4,7 @@
 mod threat_support;
 
 use sente::board::Board;
+use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
 use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
@@ -116,6 +117,38 @@ fn freestyle_double_three_is_a_vct_but_no_vcf() {
     match vct(&mut b, 99, 5_000_000, 7) {
         ThreatResult::Win { plies, .. } => assert!(plies <= 7, "{plies}"),
         other => panic!("expected a VCT, got {other:?}"),
+    }
+}
+
+/// lfz084 black_win_100_072 (renju, black to move): the win (9 plies by Rapfi's count)
+/// starts with (5,6), a move that makes only an open two; the defender's pass then loses to
+/// the VCF (5,4) (6,5) (5,5).
+const OPEN_TWO_START: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".......OO......",
+    "....O..X..X....",
+    ".....XOXXXO....",
+    ".......XOX.....",
+    ".......O.XO....",
+    ".........O.....",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn renju_vct_may_start_with_a_move_making_only_an_open_two() {
+    let mut b = diagram(&OPEN_TWO_START, Rule::Renju, Color::Black);
+    let first = Pos::new(5, 6);
+    assert_eq!(b.pattern4(first, Color::Black), Pattern4::Flex2);
+    match vct(&mut b, 9, 2_000_000, 9) {
+        ThreatResult::Win { plies, .. } => assert!(plies <= 9, "{plies}"),
+        other => panic!("expected a VCT of at most 9 plies, got {other:?}"),
     }
 }
 

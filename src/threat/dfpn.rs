@@ -3,10 +3,12 @@
 //!
 //! OR nodes (attacker to move) try, in order: a five; the forced block of a defender
 //! five; a VCF (the inner VCF solver, a proof leaf); then every threat move (a four, a
-//! three, two closed threes, two open twos; renju black: legal ones only). AND nodes
+//! three, a closed three, an open two; renju black: legal ones only). AND nodes
 //! (defender to move) after an attacking move: a defender five disproves; attacker five
 //! points force the block; otherwise the move is a threat only if the attacker has a VCF
-//! were the defender to pass (else the node is disproven). The defences considered are
+//! were the defender to pass (else the node is disproven; a pass test that runs out of
+//! its node budget leaves the node open and is asked again with a larger budget when the
+//! node is next visited). The defences considered are
 //! the squares that can touch that VCF line (within five cells along a line of any of its
 //! stones), every defender four, and, where the line relies on the exact renju
 //! forbidden-point rule, every empty square; a defence after which the line still works
@@ -16,7 +18,9 @@
 //! children of the nodes on the current path sit in one reused stack). A proof records
 //! its length in plies and is used only where that fits the remaining ply budget; a
 //! disproof records the budget it was searched with. Positions only gain stones along a
-//! line, so the graph has no cycles.
+//! line, so the graph has no cycles. Sums of proof and disproof numbers stop one below
+//! "infinite": in this graph they overflow through transpositions long before a node is
+//! disproven, and an overflowed root used to end the search as `Unknown` with budget left.
 
 use super::vcf::VcfSolver;
 use super::vct::replay;
@@ -41,6 +45,9 @@ const INNER_VCF_NODES: u64 = 20_000;
 const DEFENCE_VCF_NODES: u64 = 50;
 /// Node budget of the "would the defender's pass lose to a VCF?" test of a threat.
 const PASS_VCF_NODES: u64 = 2_000;
+/// Most budget increases of one pass test (the last try gets `PASS_VCF_NODES << 12`
+/// nodes; beyond it the threat counts as none, and the root's `NoWin` as inexact).
+const MAX_PASS_LVL: u8 = 6;
 /// `best` of a node proven by the inner VCF solver.
 const BEST_VCF: u16 = u16::MAX;
 
@@ -65,6 +72,9 @@ struct Entry {
     /// OR node: the ply budget within which the inner VCF found no win (0: not asked),
     /// so that revisits skip the question.
     vcf_rem: i16,
+    /// AND node whose pass test ran out of budget: how often (the next test gets
+    /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes).
+    pass_lvl: u8,
 }
 
 /// Bucketed table of [`Entry`]; replaces the entry with the least work.
@@ -161,6 +171,8 @@ pub(crate) struct Dfpn {
     stamp: u32,
     /// The principal line of the last win.
     pub(crate) line: Vec<Pos>,
+    /// Attacking moves on the current path from the root.
+    path: Vec<Pos>,
 }
 
 impl Dfpn {
@@ -181,6 +193,7 @@ impl Dfpn {
             mark: vec![0; NUM_CELLS],
             stamp: 0,
             line: Vec::with_capacity(256),
+            path: Vec::with_capacity(1024),
         }
     }
 
@@ -214,6 +227,7 @@ impl Dfpn {
         self.line.clear();
         self.children.clear();
         self.lines.clear();
+        self.path.clear();
         let rem = max_plies.clamp(0, i32::from(i16::MAX) - 1);
         if rem < 1 {
             return ThreatResult::NoWin;
@@ -277,18 +291,6 @@ impl Dfpn {
         r
     }
 
-    /// The "defender passes" VCF question.
-    fn pass_vcf(
-        &mut self,
-        board: &mut Board,
-        a: Color,
-        plies: i32,
-        stop: &AtomicBool,
-        vcf: &mut VcfSolver,
-    ) -> ThreatResult {
-        self.vcf(board, a, plies, PASS_VCF_NODES, stop, vcf)
-    }
-
     /// Proven value with `plies`.
     fn proven(plies: i32) -> Value {
         Value {
@@ -335,9 +337,10 @@ impl Dfpn {
         Some((v, e))
     }
 
-    fn store(&mut self, v: Value, rem: i32, best: u16, work: u64, vcf_rem: i16) {
+    fn store(&mut self, v: Value, rem: i32, best: u16, work: u64, vcf_rem: i16, pass_lvl: u8) {
         self.tt.store(Entry {
             vcf_rem,
+            pass_lvl,
             key: self.key,
             pn: v.pn,
             dn: v.dn,
@@ -393,7 +396,17 @@ impl Dfpn {
             Expanded::Done(v, best) => {
                 if !self.aborted {
                     let w = self.stats.nodes - start_nodes;
-                    self.store(v, rem, best, w, 0);
+                    self.store(v, rem, best, w, 0, 0);
+                }
+                self.children.truncate(base);
+                self.lines.truncate(line_base);
+                return v;
+            }
+            Expanded::Retry(v, lvl) => {
+                if !self.aborted {
+                    let w = self.stats.nodes - start_nodes;
+                    let prev = self.tt.probe(self.key).map_or(0, |e| u64::from(e.work));
+                    self.store(v, rem, 0, w + prev, 0, lvl);
                 }
                 self.children.truncate(base);
                 self.lines.truncate(line_base);
@@ -436,7 +449,7 @@ impl Dfpn {
                     } else if ch.pn < second {
                         second = ch.pn;
                     }
-                    dn = (dn + ch.dn).min(INF);
+                    dn = (dn + ch.dn).min(INF - 1);
                 } else {
                     if ch.dn < dn {
                         second = dn;
@@ -445,7 +458,7 @@ impl Dfpn {
                     } else if ch.dn < second {
                         second = ch.dn;
                     }
-                    pn = (pn + ch.pn).min(INF);
+                    pn = (pn + ch.pn).min(INF - 1);
                     if ch.pn == 0 && ch.plies > proven_plies {
                         proven_plies = ch.plies;
                         stub = ch.pos.0;
@@ -495,7 +508,13 @@ impl Dfpn {
                 )
             };
             self.place(board, ch.pos, mover);
+            if or {
+                self.path.push(ch.pos);
+            }
             let v = self.mid(board, a, !or, rem - 1, cth_pn, cth_dn, stop, vcf);
+            if or {
+                self.path.pop();
+            }
             self.lift(board, ch.pos, mover);
             let slot = &mut self.children[best];
             slot.pn = v.pn;
@@ -510,7 +529,7 @@ impl Dfpn {
             let w = self.stats.nodes - start_nodes;
             // Keep the work of earlier visits in the priority.
             let prev = self.tt.probe(self.key).map_or(0, |e| u64::from(e.work));
-            self.store(v, rem, best, w + prev, vcf_rem);
+            self.store(v, rem, best, w + prev, vcf_rem, 0);
         }
         self.children.truncate(base);
         self.lines.truncate(line_base);
@@ -587,7 +606,9 @@ impl Dfpn {
             return Expanded::Done(Self::DISPROVEN, 0);
         }
         self.ranked.clear();
-        let last = board.last_move();
+        // Threats near the attacker's previous move come first (the board's last move
+        // is the root's, not this node's).
+        let last = self.path.last().copied().or(board.last_move());
         for i in 0..self.squares.len() {
             let p = self.squares[i];
             let rank = match board.pattern4(p, a) {
@@ -600,6 +621,7 @@ impl Dfpn {
                 Pattern4::Block3Plus => 6,
                 Pattern4::Flex2x2 => 7,
                 Pattern4::Block3 => 8,
+                Pattern4::Flex2 => 9,
                 Pattern4::Forbid
                     if a == Color::Black
                         && board.rule() == Rule::Renju
@@ -621,7 +643,8 @@ impl Dfpn {
                 0 | 4 | 5 => UNIT,
                 1..=3 => 2 * UNIT,
                 6 | 7 => 4 * UNIT,
-                _ => 5 * UNIT,
+                8 => 5 * UNIT,
+                _ => 6 * UNIT,
             };
             self.push_child(p, a, rem - 1, init);
         }
@@ -648,11 +671,12 @@ impl Dfpn {
         if board.count(d, Pattern4::Five) > 0 {
             return Expanded::Done(Self::DISPROVEN, 0);
         }
+        let mut pass_lvl = 0u8;
         if let Some((v, e)) = self.lookup(rem) {
             if v.pn == 0 || v.dn == 0 {
-                let _ = e;
                 return Expanded::Known(v);
             }
+            pass_lvl = e.pass_lvl;
         }
         let mut fives = [Pos::NONE; 8];
         let n5 = all_fives(board, &self.squares, a, &mut fives);
@@ -669,11 +693,28 @@ impl Dfpn {
             Reply::Free => {}
         }
         // The attacker's move is a threat only if a pass by the defender loses to a VCF.
-        let ThreatResult::Win {
-            plies: pass_plies, ..
-        } = self.pass_vcf(board, a, rem - 1, stop, vcf)
-        else {
-            return Expanded::Done(Self::DISPROVEN, 0);
+        // A test that runs out of its budget leaves the node open with a proof number
+        // that grows with each try; the next visit asks again with four times the budget.
+        let inexact = self.inexact;
+        let budget = PASS_VCF_NODES << (2 * u32::from(pass_lvl.min(MAX_PASS_LVL)));
+        let pass_plies = match self.vcf(board, a, rem - 1, budget, stop, vcf) {
+            ThreatResult::Win { plies, .. } => plies,
+            ThreatResult::NoWin => return Expanded::Done(Self::DISPROVEN, 0),
+            ThreatResult::Unknown if self.aborted || pass_lvl >= MAX_PASS_LVL => {
+                return Expanded::Done(Self::DISPROVEN, 0);
+            }
+            ThreatResult::Unknown => {
+                self.inexact = inexact;
+                let lvl = pass_lvl + 1;
+                return Expanded::Retry(
+                    Value {
+                        pn: UNIT * (2 + 2 * u32::from(lvl)),
+                        dn: UNIT,
+                        plies: 0,
+                    },
+                    lvl,
+                );
+            }
         };
         let t0 = self.lines.len();
         self.lines.extend_from_slice(vcf.principal_line());
@@ -770,7 +811,7 @@ impl Dfpn {
                     };
                     let v = if let Some(pl) = refuted {
                         let v = Self::proven(pl);
-                        self.store(v, rem - 1, BEST_VCF, 0, 0);
+                        self.store(v, rem - 1, BEST_VCF, 0, 0, 0);
                         v
                     } else {
                         // A real candidate: its own expansion asks for a new VCF first.
@@ -890,6 +931,8 @@ enum Expanded {
     Known(Value),
     /// Solved without children: value and best move.
     Done(Value, u16),
+    /// Not solved, no children: the pass test ran out of budget (`u8`: tries so far).
+    Retry(Value, u8),
     /// Children pushed; `worst`: the longest proof among defences refuted at once, by
     /// the defence `worst_pos`.
     Children {
