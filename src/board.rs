@@ -260,27 +260,37 @@ const NEAR_LEN: usize = NUM_CELLS + 8;
 /// The bits of a line key that hold the two cells 5 steps away.
 const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
 
-/// Count deltas of one colour over one move: a byte lane per class, all starting at
-/// [`Lanes::BIAS`]. A move changes at most 41 cells, so a lane stays within 64 ± 41.
+/// Count changes of one colour over one move, a byte lane per class, kept as two sums:
+/// the cells that entered each class and the cells that left it. A move changes at most
+/// 41 cells, so no lane of either sum passes 41 (no carry between lanes, even in the
+/// portable `u128` form) and their difference fits a signed byte.
 /// On x86-64 the lanes are one SSE2 register (part of the x86-64 baseline), so that the
-/// two colours' deltas cost no general-purpose registers; elsewhere they are a `u128`,
-/// where the bias keeps the plain additions from carrying between lanes.
+/// deltas cost no general-purpose registers.
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use core::arch::x86_64::{
         __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi8,
+        _mm_unpacklo_epi16, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
     pub struct Lanes(__m128i);
 
+    /// `ONE_HOT[class]`: one in the lane of the class.
+    static ONE_HOT: [Lanes; 16] = {
+        let mut t = [Lanes::ZERO; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = Lanes::one(i);
+            i += 1;
+        }
+        t
+    };
+
     impl Lanes {
-        /// The starting value of every lane.
-        pub const BIAS: u8 = 64;
-        /// Every lane at [`Lanes::BIAS`].
-        pub const ZERO: Lanes = Lanes::from_bytes([Self::BIAS; 16]);
+        /// Every lane at zero.
+        pub const ZERO: Lanes = Lanes::from_bytes([0; 16]);
 
         const fn from_bytes(b: [u8; 16]) -> Lanes {
             // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
@@ -294,47 +304,29 @@ mod lanes {
             Lanes::from_bytes(b)
         }
 
-        /// Lane-wise wrapping difference, at compile time.
-        pub const fn sub_const(self, o: Lanes) -> Lanes {
-            // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
-            let (a, b) = unsafe {
-                (
-                    core::mem::transmute::<__m128i, [u8; 16]>(self.0),
-                    core::mem::transmute::<__m128i, [u8; 16]>(o.0),
-                )
-            };
-            let mut r = [0u8; 16];
-            let mut i = 0;
-            while i < 16 {
-                r[i] = a[i].wrapping_sub(b[i]);
-                i += 1;
-            }
-            Lanes::from_bytes(r)
-        }
-
-        /// Lane-wise wrapping sum.
+        /// `self` plus one in the lane of class `c16 / 16`. `c16` must be a multiple of
+        /// 16 (as every class byte of the board is: the class times 16).
         #[inline(always)]
-        pub fn add(self, o: Lanes) -> Lanes {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            Lanes(unsafe { _mm_add_epi8(self.0, o.0) })
+        pub fn add_x16(self, c16: u8) -> Lanes {
+            debug_assert_eq!(c16 % 16, 0);
+            // SAFETY: a multiple of 16 below 256 is the byte offset of one of the 16
+            // aligned entries of `ONE_HOT`; SSE2 is part of the x86-64 baseline.
+            Lanes(unsafe {
+                let entry = ONE_HOT.as_ptr().cast::<u8>().add(usize::from(c16));
+                _mm_add_epi8(self.0, entry.cast::<__m128i>().read())
+            })
         }
 
-        /// Lane-wise wrapping difference.
-        #[inline(always)]
-        pub fn sub(self, o: Lanes) -> Lanes {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            Lanes(unsafe { _mm_sub_epi8(self.0, o.0) })
-        }
-
-        /// Add each lane, less the bias, to the count of the same index.
+        /// Add each lane of `plus` less the same lane of `minus` to the count of the
+        /// same index.
         #[inline(never)]
-        pub fn add_to(self, counts: &mut [u32; 16]) {
+        pub fn add_diff_to(plus: Lanes, minus: Lanes, counts: &mut [u32; 16]) {
             let p = counts.as_mut_ptr().cast::<__m128i>();
             // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
             // stores cover exactly the 64 bytes of `counts`, which we borrow mutably.
             unsafe {
                 let zero = _mm_setzero_si128();
-                let d = _mm_sub_epi8(self.0, _mm_set1_epi8(Self::BIAS as i8));
+                let d = _mm_sub_epi8(plus.0, minus.0);
                 // Sign-extend the 16 bytes to 16-bit, then 32-bit lanes.
                 let s8 = _mm_cmpgt_epi8(zero, d);
                 let (lo, hi) = (_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8));
@@ -362,33 +354,19 @@ mod lanes_u128 {
     pub struct Lanes(u128);
 
     impl Lanes {
-        pub const BIAS: u8 = 64;
-        pub const ZERO: Lanes = Lanes(u128::from_le_bytes([Self::BIAS; 16]));
+        pub const ZERO: Lanes = Lanes(0);
 
-        pub const fn one(i: usize) -> Lanes {
-            Lanes(1u128 << (8 * i))
-        }
-
-        pub const fn sub_const(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_sub(o.0))
+        #[inline(always)]
+        pub fn add_x16(self, c16: u8) -> Lanes {
+            debug_assert_eq!(c16 % 16, 0);
+            Lanes(self.0.wrapping_add(1u128 << (c16 >> 1)))
         }
 
         #[inline(always)]
-        pub fn add(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_add(o.0))
-        }
-
-        #[inline(always)]
-        pub fn sub(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_sub(o.0))
-        }
-
-        #[inline(always)]
-        pub fn add_to(self, counts: &mut [u32; 16]) {
-            for (n, &d) in counts.iter_mut().zip(self.0.to_le_bytes().iter()) {
-                *n = n
-                    .wrapping_add(u32::from(d))
-                    .wrapping_sub(u32::from(Self::BIAS));
+        pub fn add_diff_to(plus: Lanes, minus: Lanes, counts: &mut [u32; 16]) {
+            let (p, m) = (plus.0.to_le_bytes(), minus.0.to_le_bytes());
+            for (n, (&a, &b)) in counts.iter_mut().zip(p.iter().zip(m.iter())) {
+                *n = n.wrapping_add(u32::from(a)).wrapping_sub(u32::from(b));
             }
         }
     }
@@ -398,29 +376,6 @@ mod lanes_u128 {
 use lanes::Lanes;
 #[cfg(not(target_arch = "x86_64"))]
 use lanes_u128::Lanes;
-
-/// `ONE_HOT[class]`: one in the lane of the class.
-static ONE_HOT: [Lanes; 16] = {
-    let mut t = [Lanes::ZERO; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = Lanes::one(i);
-        i += 1;
-    }
-    t
-};
-
-/// `TRANSITION[16 * old + new]`: the lane change of a cell whose class goes from `old`
-/// to `new` (nothing when they are equal).
-static TRANSITION: [Lanes; 256] = {
-    let mut t = [Lanes::ZERO; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = Lanes::one(i % 16).sub_const(Lanes::one(i / 16));
-        i += 1;
-    }
-    t
-};
 
 /// Cells from a stone to the farthest cell its update visits (5 steps diagonally).
 const REACH: usize = HALF as usize * (STRIDE + 1);
@@ -450,8 +405,10 @@ struct Update<'a> {
     tables: &'a HotTables,
     /// This frame's saved states.
     saved: &'a mut [u64; STENCIL],
-    /// Per colour: the change of the counts so far.
-    delta: [Lanes; 2],
+    /// Per colour: the cells that entered each class so far...
+    plus: [Lanes; 2],
+    /// ...and the cells that left it.
+    minus: [Lanes; 2],
 }
 
 impl Update<'_> {
@@ -493,22 +450,17 @@ impl Update<'_> {
         slot.keys[D] = key;
         let codes = u64::from(self.tables.codes(key)) << (3 * D);
         let old = slot.st;
+        let (old_b, old_w) = ((old >> ST_P4) as u8, (old >> (ST_P4 + 8)) as u8);
         self.saved[n] = old;
         let st = (old & !(0x0007_0007 << (3 * D) | 0xFFFF << ST_P4)) | codes;
         // A non-empty cell's flags make both classes `None`.
         let b = self.tables.class16(0, st as u16);
         let w = self.tables.class16(1, (st >> 16) as u16);
         slot.st = st | (u64::from(b) | u64::from(w) << 8) << ST_P4;
-        self.count::<0>(old >> ST_P4, b);
-        self.count::<1>(old >> (ST_P4 + 8), w);
-    }
-
-    /// Move one cell of colour `C` from class `old` (times 16, low byte) to class `new`
-    /// (times 16) in the count delta; for a non-empty cell both are `None`.
-    #[inline(always)]
-    fn count<const C: usize>(&mut self, old: u64, new: u8) {
-        let t = TRANSITION[(old as usize & 0xF0) | usize::from(new >> 4)];
-        self.delta[C] = self.delta[C].add(t);
+        self.plus[0] = self.plus[0].add_x16(b);
+        self.minus[0] = self.minus[0].add_x16(old_b);
+        self.plus[1] = self.plus[1].add_x16(w);
+        self.minus[1] = self.minus[1].add_x16(old_w);
     }
 }
 
@@ -903,7 +855,8 @@ impl Board {
             w: window(&mut self.s, p.idx()),
             tables: self.tables.hot(),
             saved: &mut frame.saved,
-            delta: [Lanes::ZERO; 2],
+            plus: [Lanes::ZERO; 2],
+            minus: [Lanes::ZERO; 2],
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
@@ -911,12 +864,12 @@ impl Board {
             (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
-        up.delta[0] = up.delta[0].sub(ONE_HOT[(old >> (ST_P4 + 4)) as usize & 15]);
-        up.delta[1] = up.delta[1].sub(ONE_HOT[(old >> (ST_P4 + 12)) as usize & 15]);
+        up.minus[0] = up.minus[0].add_x16((old >> ST_P4) as u8);
+        up.minus[1] = up.minus[1].add_x16((old >> (ST_P4 + 8)) as u8);
         up.run::<FAR, V>();
-        let delta = up.delta;
-        delta[0].add_to(&mut self.counts[0]);
-        delta[1].add_to(&mut self.counts[1]);
+        let (plus, minus) = (up.plus, up.minus);
+        Lanes::add_diff_to(plus[0], minus[0], &mut self.counts[0]);
+        Lanes::add_diff_to(plus[1], minus[1], &mut self.counts[1]);
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
@@ -1225,26 +1178,24 @@ mod tests {
             }
             let mut want = counts;
             let mut portable_counts = counts;
-            let mut lanes = Lanes::ZERO;
-            let mut portable = lanes_u128::Lanes::ZERO;
+            let (mut plus, mut minus) = (Lanes::ZERO, Lanes::ZERO);
+            let (mut pplus, mut pminus) = (lanes_u128::Lanes::ZERO, lanes_u128::Lanes::ZERO);
             for _ in 0..rng.gen_range(0..=41) {
                 let old = rng.gen_range(0..Pattern4::COUNT);
+                minus = minus.add_x16(16 * old as u8);
+                pminus = pminus.add_x16(16 * old as u8);
+                want[old] -= 1;
                 if rng.gen_bool(0.1) {
                     // The cell leaves the counts (as the stone's own cell does).
-                    lanes = lanes.sub(ONE_HOT[old]);
-                    portable = portable.sub(lanes_u128::Lanes::one(old));
-                    want[old] -= 1;
                     continue;
                 }
                 let new = rng.gen_range(0..Pattern4::COUNT);
-                lanes = lanes.add(TRANSITION[16 * old + new]);
-                let t = lanes_u128::Lanes::one(new).sub_const(lanes_u128::Lanes::one(old));
-                portable = portable.add(t);
-                want[old] -= 1;
+                plus = plus.add_x16(16 * new as u8);
+                pplus = pplus.add_x16(16 * new as u8);
                 want[new] += 1;
             }
-            lanes.add_to(&mut counts);
-            portable.add_to(&mut portable_counts);
+            Lanes::add_diff_to(plus, minus, &mut counts);
+            lanes_u128::Lanes::add_diff_to(pplus, pminus, &mut portable_counts);
             assert_eq!(counts, want);
             assert_eq!(portable_counts, want);
         }
