@@ -1,12 +1,13 @@
-//! The incremental board: walled cells, per-cell line keys, directional patterns,
-//! combined pattern classes with per-side counts, Zobrist key and candidate cells,
-//! all updated by make/unmake without allocation.
+//! The incremental board: walled cells, line words (2 bits per cell, one word per line
+//! of each direction), per-cell combination codes, combined pattern classes with
+//! per-side counts, Zobrist key and candidate cells, all updated by make/unmake without
+//! allocation.
 //!
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
 use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF, NOT_EMPTY};
-use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
+use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
 
 /// Most moves a game can hold (every square of the largest board).
@@ -26,31 +27,23 @@ const ST_CODES: u64 = 0x0FFF_0FFF;
 /// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class index.
 const ST_FLAGS: u64 = NOT_EMPTY as u64 * 0x1_0001;
 
-/// Everything the board keeps about one cell. One record per cell (rather than one array
-/// per field) so that a move touches one cache line per neighbour, and so that stores to
-/// one field never sit exactly 4 KiB from loads of another (which stalled the loads).
-/// 32 bytes, so that a slot never straddles a cache line and indexing is a shift.
+/// Everything the board keeps about one cell but its lines: 8 bytes, read and written
+/// as one word (a move touches one word per neighbour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(32))]
+#[repr(transparent)]
 struct Slot {
-    /// Per direction: the 20-bit key of the 10 cells around this one on that line. Kept
-    /// for every on-board cell, whatever it holds (a stone's keys are right again the
-    /// moment it is taken back).
-    keys: [u32; 4],
-    /// Packed state, read and written as one word: black's combination codes
-    /// ([`crate::pattern::combo_code`], direction d in bits 3d..3d+3) in bits 0..12,
-    /// white's in bits 16..28, both kept for every on-board cell, each followed by the
-    /// [`NOT_EMPTY`] flags (set unless the cell is empty), so that each 16-bit half is
-    /// directly the colour's index into [`HotTables::class16`]; the combined classes of
-    /// black and white times 16 in bits 32..40 and 40..48 (`None` unless the cell is
-    /// empty); the [`Cell`] in bits 48..56.
+    /// Packed state: black's combination codes ([`crate::pattern::combo_code`],
+    /// direction d in bits 3d..3d+3) in bits 0..12, white's in bits 16..28, both kept
+    /// for every on-board cell, each followed by the [`NOT_EMPTY`] flags (set unless the
+    /// cell is empty), so that each 16-bit half is directly the colour's index into
+    /// [`HotTables::class16`]; the combined classes of black and white times 16 in bits
+    /// 32..40 and 40..48 (`None` unless the cell is empty); the [`Cell`] in bits 48..56.
     st: u64,
 }
 
 impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
-        keys: [0; 4],
         st: (Cell::Wall as u64) << ST_CELL | ST_FLAGS,
     };
 
@@ -79,6 +72,67 @@ impl Slot {
     }
 }
 
+/// Line words: per direction, one word per line of the largest board (rows, columns,
+/// 63 diagonals, 63 anti-diagonals), padded to 256 so that a byte indexes them.
+const NUM_LINES: usize = 256;
+/// Cells of wall before position 0 of a line word (and at least as many after the
+/// last position): the window of a stone reaches 10 cells either way.
+const LINE_PAD: u32 = 2 * HALF as u32;
+/// A line word with every cell a wall.
+const WALL_LINE: u128 = u128::MAX;
+
+/// Per cell of the padded layout: for each direction, the index of its line word and
+/// twice its position on that line (the shift that brings the cell 10 positions back
+/// to bit 0). Zero for off-board cells (never used).
+static LINE_OF: [[u8; 8]; NUM_CELLS] = {
+    let mut t = [[0u8; 8]; NUM_CELLS];
+    let mut i = 0;
+    while i < NUM_CELLS {
+        let (x, y) = (
+            (i % STRIDE).wrapping_sub(PAD),
+            (i / STRIDE).wrapping_sub(PAD),
+        );
+        if x < MAX_SIZE && y < MAX_SIZE {
+            let m = MAX_SIZE;
+            t[i] = [
+                y as u8,
+                2 * x as u8,
+                (m + x) as u8,
+                2 * y as u8,
+                (2 * m + (m - 1) + x - y) as u8,
+                2 * y as u8,
+                (2 * m + (2 * m - 1) + x + y) as u8,
+                2 * y as u8,
+            ];
+        }
+        i += 1;
+    }
+    t
+};
+const _: () = assert!(2 * MAX_SIZE + 2 * (2 * MAX_SIZE - 1) <= NUM_LINES);
+const _: () = assert!(2 * (MAX_SIZE as u32 + 2 * LINE_PAD) <= 128);
+
+/// The window of line word `line` around the cell at shift `s` (from [`LINE_OF`]): the
+/// cells 10 positions back to 21 forward, 2 bits each, the cell itself at bits 20..22.
+#[inline(always)]
+fn line_window(line: u128, s: u32) -> u64 {
+    // The shift is below 64, so this is one double-word shift.
+    (line >> (s & 63)) as u64
+}
+
+/// Bit of a line word where the cell at shift `s` sits.
+#[inline(always)]
+fn line_bit(s: u32) -> u32 {
+    s + 2 * LINE_PAD
+}
+
+/// The left and right half lines of the cell `j` positions from the window's centre
+/// (|j| <= 5), in the layout of a line key's low and high 10 bits.
+#[inline(always)]
+const fn halves_at(w: u64, j: i32) -> (u64, u64) {
+    (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
+}
+
 /// A boxed array of wall slots, built on the heap.
 fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
     vec![Slot::WALL; NUM_CELLS]
@@ -95,7 +149,7 @@ type Counts = [[u32; LANES]; 2];
 
 /// What unmake needs to restore one stone: the counts before it, and the packed state
 /// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (the
-/// stone's own cell last). Line keys are not saved: unmake takes the stone's bits out of
+/// stone's own cell last). Line words are not saved: unmake clears the stone's cell in
 /// them again.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -257,9 +311,6 @@ const NEAR_ROWS: [u64; 7] = near_rows();
 /// last index.
 const NEAR_LEN: usize = NUM_CELLS + 8;
 
-/// The bits of a line key that hold the two cells 5 steps away.
-const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
-
 /// Count changes of one colour over one move, a byte lane per class, kept as two sums:
 /// the cells that entered each class and the cells that left it. A move changes at most
 /// 41 cells, so no lane of either sum passes 41 (no carry between lanes, even in the
@@ -398,7 +449,7 @@ fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
 /// The update visits every cell of the stencil (4 lines × 8 or 10 neighbours) the same
 /// way, without branches: the content of a neighbour is unpredictable, and the branch on
 /// it (and on whether its patterns changed) mispredicted about 15 times per move.
-/// Non-empty cells get their keys and codes updated too and keep the class `None`.
+/// Non-empty cells get their codes updated too and keep the class `None`.
 struct Update<'a> {
     /// The cells around the stone, which is at `REACH`.
     w: &'a mut [Slot; WINDOW],
@@ -412,27 +463,17 @@ struct Update<'a> {
 }
 
 impl Update<'_> {
-    /// The update of every line through the stone, whose cell code is `V`.
-    #[inline(always)]
-    fn run<const FAR: bool, const V: u32>(&mut self) {
-        self.dir::<0, FAR>(V * 0x5_5555);
-        self.dir::<1, FAR>(V * 0x5_5555);
-        self.dir::<2, FAR>(V * 0x5_5555);
-        self.dir::<3, FAR>(V * 0x5_5555);
-    }
-
     /// The update of the line through the stone along direction `D`: the 8 (or with
     /// `FAR`, 10) cells around it, unrolled so that every offset, shift and record index
-    /// is a constant. `bits` is the stone's cell code repeated in every 2-bit field.
+    /// is a constant. `line` is the window of the line (with the stone) around it.
     #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
         let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                // The cell k steps forward sees the stone at offset -k; k steps back, at +k.
-                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
-                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
+                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, halves_at(line, $k));
+                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, halves_at(line, -$k));
             )*};
         }
         at!(1 2 3 4);
@@ -441,14 +482,12 @@ impl Update<'_> {
         }
     }
 
-    /// Add `bits` to the line key of window cell `q` along `D`, refresh its codes along
-    /// `D` and its classes, saving its state as record `n`.
+    /// Refresh the codes along `D` of window cell `q`, whose half lines along `D` are
+    /// `halves`, and its classes, saving its state as record `n`.
     #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
+    fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64)) {
         let slot = &mut self.w[q];
-        let key = slot.keys[D] ^ bits;
-        slot.keys[D] = key;
-        let codes = u64::from(self.tables.codes(key)) << (3 * D);
+        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << (3 * D);
         let old = slot.st;
         let (old_b, old_w) = ((old >> ST_P4) as u8, (old >> (ST_P4 + 8)) as u8);
         self.saved[n] = old;
@@ -464,50 +503,29 @@ impl Update<'_> {
     }
 }
 
-/// The undo of one [`Update`]: the same cells in the same order, taking the stone's bits
-/// out of the keys again and copying the saved states back.
-///
-/// Not specialised per colour: with the stone's bits a constant, the compiler narrowed
-/// each key's exclusive-or to a one-byte read-modify-write, and the next move's
-/// four-byte load of that key then waited for the byte store to retire instead of taking
-/// its value from the store buffer.
+/// The undo of one [`Update`]: the same cells in the same order, copying the saved
+/// states back.
 struct Restore<'a> {
     w: &'a mut [Slot; WINDOW],
     saved: &'a [u64; STENCIL],
 }
 
 impl Restore<'_> {
-    /// See [`Update::run`]; `bits` is the stone's cell code in every 2-bit field.
-    #[inline(always)]
-    fn run<const FAR: bool>(&mut self, bits: u32) {
-        self.dir::<0, FAR>(bits);
-        self.dir::<1, FAR>(bits);
-        self.dir::<2, FAR>(bits);
-        self.dir::<3, FAR>(bits);
-    }
-
     /// See [`Update::dir`].
     #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self) {
         let off = Dir::ALL[D].offset() as usize;
         let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
-                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
+                self.w[REACH + off * $k].st = self.saved[base + 2 * $k - 2];
+                self.w[REACH - off * $k].st = self.saved[base + 2 * $k - 1];
             )*};
         }
         at!(1 2 3 4);
         if FAR {
             at!(5);
         }
-    }
-
-    #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
-        let slot = &mut self.w[q];
-        slot.keys[D] ^= bits;
-        slot.st = self.saved[n];
     }
 }
 
@@ -520,10 +538,13 @@ pub struct Board {
     rule: Rule,
     tables: &'static RuleTables,
     /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
-    /// moves leave those cells' keys alone, and the 5-away bits of keys are stale.
+    /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
-    /// Per cell of the padded layout: content, line keys, patterns, classes.
+    /// Per cell of the padded layout: content, codes, classes.
     s: Box<[Slot; NUM_CELLS]>,
+    /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
+    /// around.
+    lines: Box<[u128; NUM_LINES]>,
     /// Per colour: how many empty cells have each class.
     counts: Counts,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
@@ -556,6 +577,7 @@ impl Board {
             tables: RuleTables::get(rule),
             far: rule != Rule::Freestyle,
             s: wall_slots(),
+            lines: Box::new([WALL_LINE; NUM_LINES]),
             counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
@@ -689,7 +711,17 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern(&self, p: Pos, c: Color, d: Dir) -> Pattern {
-        self.tables.pattern(self.s[p.idx()].keys[d as usize & 3], c)
+        let (l, r) = halves_at(self.line_window(p, d), 0);
+        let key = (l & 0x3FF) | (r & 0x3FF) << 10;
+        self.tables.pattern(key as u32, c)
+    }
+
+    /// The window of the line through `p` along `d` (see [`line_window`]).
+    #[inline]
+    fn line_window(&self, p: Pos, d: Dir) -> u64 {
+        let at = &LINE_OF[p.idx()];
+        let d = d as usize & 3;
+        line_window(self.lines[usize::from(at[2 * d])], u32::from(at[2 * d + 1]))
     }
 
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
@@ -866,7 +898,17 @@ impl Board {
         // The cell leaves the counts.
         up.minus[0] = up.minus[0].add_x16((old >> ST_P4) as u8);
         up.minus[1] = up.minus[1].add_x16((old >> (ST_P4 + 8)) as u8);
-        up.run::<FAR, V>();
+        let at = &LINE_OF[p.idx()];
+        let lines = &mut self.lines;
+        macro_rules! dirs {
+            ($($d:literal)*) => {$(
+                let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
+                let line = lines[l];
+                lines[l] = line | u128::from(V) << line_bit(s);
+                up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
+            )*};
+        }
+        dirs!(0 1 2 3);
         let (plus, minus) = (up.plus, up.minus);
         Lanes::add_diff_to(plus[0], minus[0], &mut self.counts[0]);
         Lanes::add_diff_to(plus[1], minus[1], &mut self.counts[1]);
@@ -891,10 +933,17 @@ impl Board {
             w: window(&mut self.s, p.idx()),
             saved: &frame.saved,
         };
-        let bits = ((un.w[REACH].st >> ST_CELL) as u32 & 3) * 0x5_5555;
-        un.run::<FAR>(bits);
+        un.dir::<0, FAR>();
+        un.dir::<1, FAR>();
+        un.dir::<2, FAR>();
+        un.dir::<3, FAR>();
         un.w[REACH].st = frame.saved[STENCIL - 1];
         self.counts = frame.counts;
+        let at = &LINE_OF[p.idx()];
+        for d in 0..4 {
+            let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
+            self.lines[l] &= !(3 << line_bit(s));
+        }
     }
 
     /// Put a stone of `c` on the empty square `p` without touching history, side to
@@ -992,12 +1041,14 @@ impl Board {
         self.counts = [[0; LANES]; 2];
         self.near.fill(0);
         self.key = 0;
+        self.lines.fill(WALL_LINE);
         for i in 0..NUM_CELLS {
             let p = Pos(i as u16);
-            // Keys of wall cells are never read; only on-board squares need them.
             if self.in_board(p) {
+                let at = &LINE_OF[i];
                 for d in 0..4 {
-                    self.s[i].keys[d] = self.window_key(p, Dir::ALL[d]);
+                    let (l, b) = (usize::from(at[2 * d]), line_bit(u32::from(at[2 * d + 1])));
+                    self.lines[l] = self.lines[l] & !(3 << b) | (self.s[i].cell() as u128) << b;
                 }
             }
             match self.s[i].cell() {
@@ -1017,9 +1068,12 @@ impl Board {
                 st |= ST_FLAGS;
             }
             // Codes for every on-board cell, classes for the empty ones.
+            // (From keys read off the cells, not the line words: an independent check
+            // of the words' layout.)
             if self.in_board(Pos(i as u16)) {
                 for d in 0..4 {
-                    st |= u64::from(self.tables.codes(self.s[i].keys[d])) << (3 * d);
+                    let key = self.window_key(Pos(i as u16), Dir::ALL[d]);
+                    st |= u64::from(self.tables.codes(key)) << (3 * d);
                 }
             }
             if cell == Cell::Empty {
@@ -1068,6 +1122,7 @@ impl Board {
             tables: self.tables,
             far: self.far,
             s: wall_slots(),
+            lines: Box::new([0; NUM_LINES]),
             counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
@@ -1110,17 +1165,7 @@ impl Board {
                 Pos(i as u16)
             );
             if on_board {
-                // Keys and codes are kept for stones and blocked squares too; without
-                // `far`, the bits of the cells 5 steps away are not kept.
-                let mask = if self.far { !0 } else { !FAR_BITS };
-                for d in 0..4 {
-                    assert_eq!(
-                        self.s[i].keys[d] & mask,
-                        fresh.s[i].keys[d] & mask,
-                        "line key of {:?} dir {d}",
-                        Pos(i as u16)
-                    );
-                }
+                // Codes are kept for stones and blocked squares too.
                 assert_eq!(
                     mine & (ST_CODES | ST_FLAGS),
                     theirs & (ST_CODES | ST_FLAGS),
@@ -1134,6 +1179,9 @@ impl Board {
                     Pos(i as u16)
                 );
             }
+        }
+        for l in 0..NUM_LINES {
+            assert_eq!(self.lines[l], fresh.lines[l], "line word {l}");
         }
         assert_eq!(self.counts, fresh.counts, "class counts");
     }
