@@ -18,10 +18,8 @@ const MAX_FRAMES: usize = MAX_MOVES + 64;
 /// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself (last).
 const STENCIL: usize = 4 * 10 + 1;
 
-/// Bit position of the black combined class in [`Slot::st`] (white's follows at +8).
-const ST_P4: u32 = 32;
 /// Bit position of the cell content in [`Slot::st`].
-const ST_CELL: u32 = 48;
+const ST_CELL: u32 = 32;
 /// The combination codes of both colours in [`Slot::st`].
 const ST_CODES: u64 = 0x0FFF_0FFF;
 /// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class index.
@@ -36,8 +34,9 @@ struct Slot {
     /// direction d in bits 3d..3d+3) in bits 0..12, white's in bits 16..28, both kept
     /// for every on-board cell, each followed by the [`NOT_EMPTY`] flags (set unless the
     /// cell is empty), so that each 16-bit half is directly the colour's index into
-    /// [`HotTables::class16`]; the combined classes of black and white times 16 in bits
-    /// 32..40 and 40..48 (`None` unless the cell is empty); the [`Cell`] in bits 48..56.
+    /// [`HotTables::class16`] (which gives `None` for a non-empty cell); the [`Cell`] in
+    /// bits 32..40. The classes themselves are not stored: a move looks them up before
+    /// and after changing the codes, which costs fewer operations than keeping them.
     st: u64,
 }
 
@@ -58,17 +57,17 @@ impl Slot {
         }
     }
 
-    /// Replace the content (and the flags; classes are left alone).
+    /// Replace the content (and the flags).
     #[inline(always)]
     fn set_cell(&mut self, v: Cell) {
         let flags = if v == Cell::Empty { 0 } else { ST_FLAGS };
         self.st = (self.st & !(0xFF << ST_CELL | ST_FLAGS)) | (v as u64) << ST_CELL | flags;
     }
 
-    /// Combined class of colour index `c`.
+    /// The class index (see [`HotTables::class16`]) of colour index `c`.
     #[inline(always)]
-    fn p4(&self, c: usize) -> Pattern4 {
-        Pattern4::from_u8(((self.st >> (ST_P4 + 8 * (c as u32 & 1))) as u8) >> 4)
+    fn index(&self, c: usize) -> u16 {
+        (self.st >> (16 * (c & 1))) as u16
     }
 }
 
@@ -489,13 +488,14 @@ impl Update<'_> {
         let slot = &mut self.w[q];
         let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << (3 * D);
         let old = slot.st;
-        let (old_b, old_w) = ((old >> ST_P4) as u8, (old >> (ST_P4 + 8)) as u8);
         self.saved[n] = old;
-        let st = (old & !(0x0007_0007 << (3 * D) | 0xFFFF << ST_P4)) | codes;
+        let st = (old & !(0x0007_0007 << (3 * D))) | codes;
+        slot.st = st;
         // A non-empty cell's flags make both classes `None`.
+        let old_b = self.tables.class16(0, old as u16);
+        let old_w = self.tables.class16(1, (old >> 16) as u16);
         let b = self.tables.class16(0, st as u16);
         let w = self.tables.class16(1, (st >> 16) as u16);
-        slot.st = st | (u64::from(b) | u64::from(w) << 8) << ST_P4;
         self.plus[0] = self.plus[0].add_x16(b);
         self.minus[0] = self.minus[0].add_x16(old_b);
         self.plus[1] = self.plus[1].add_x16(w);
@@ -728,7 +728,8 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
-        self.s[p.idx()].p4(c.idx())
+        let index = self.s[p.idx()].index(c.idx());
+        Pattern4::from_u8(self.tables.hot().class16(c.idx(), index) >> 4)
     }
 
     /// How many empty squares have class `p4` for `c`.
@@ -892,12 +893,11 @@ impl Board {
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
-        centre.st =
-            (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
+        centre.st = (old & !(0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
-        up.minus[0] = up.minus[0].add_x16((old >> ST_P4) as u8);
-        up.minus[1] = up.minus[1].add_x16((old >> (ST_P4 + 8)) as u8);
+        up.minus[0] = up.minus[0].add_x16(up.tables.class16(0, old as u16));
+        up.minus[1] = up.minus[1].add_x16(up.tables.class16(1, (old >> 16) as u16));
         let at = &LINE_OF[p.idx()];
         let lines = &mut self.lines;
         macro_rules! dirs {
@@ -1067,7 +1067,7 @@ impl Board {
             if cell != Cell::Empty {
                 st |= ST_FLAGS;
             }
-            // Codes for every on-board cell, classes for the empty ones.
+            // Codes for every on-board cell; the empty ones count their classes.
             // (From keys read off the cells, not the line words: an independent check
             // of the words' layout.)
             if self.in_board(Pos(i as u16)) {
@@ -1080,7 +1080,6 @@ impl Board {
                 for c in 0..2 {
                     let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
                     self.counts[c][p4 as usize] += 1;
-                    st |= (p4 as u64) << (ST_P4 + 4 + 8 * c as u32);
                 }
             }
             self.s[i].st = st;
@@ -1158,12 +1157,14 @@ impl Board {
                 "cell {:?}",
                 Pos(i as u16)
             );
-            assert_eq!(
-                (mine >> ST_P4) & 0xFFFF,
-                (theirs >> ST_P4) & 0xFFFF,
-                "classes of {:?}",
-                Pos(i as u16)
-            );
+            for c in [Color::Black, Color::White] {
+                assert_eq!(
+                    self.pattern4(Pos(i as u16), c),
+                    fresh.pattern4(Pos(i as u16), c),
+                    "class of {:?} for {c:?}",
+                    Pos(i as u16)
+                );
+            }
             if on_board {
                 // Codes are kept for stones and blocked squares too.
                 assert_eq!(
