@@ -146,14 +146,23 @@ const LANES: usize = 16;
 /// Per colour, per class: how many empty cells have that class.
 type Counts = [[u32; LANES]; 2];
 
-/// What unmake needs to restore one stone: the counts before it, and the packed state
-/// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (the
-/// stone's own cell last). Line words are not saved: unmake clears the stone's cell in
-/// them again.
+/// One level of the undo stack. Frame `i` holds the counts with `i` stones (moves and
+/// look-ahead stones) on the board, so the top frame's are the current counts and
+/// unmake restores them by popping; and what unmake needs to take back the `i + 1`-th
+/// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
+/// fixed stencil order (the stone's own cell last). Line words are not saved: unmake
+/// clears the stone's cell in them again.
 #[derive(Clone, Copy)]
 struct Frame {
     counts: Counts,
     saved: [u64; STENCIL],
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        counts: [[0; LANES]; 2],
+        saved: [0; STENCIL],
+    };
 }
 
 /// Why a board could not be created.
@@ -367,13 +376,15 @@ mod lanes {
             })
         }
 
-        /// Add each lane of `plus` less the same lane of `minus` to the count of the
-        /// same index.
-        #[inline(never)]
-        pub fn add_diff_to(plus: Lanes, minus: Lanes, counts: &mut [u32; 16]) {
-            let p = counts.as_mut_ptr().cast::<__m128i>();
+        /// `to` = `from` plus each lane of `plus` less the same lane of `minus`.
+        #[inline(always)]
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+            let (p, q) = (
+                from.as_ptr().cast::<__m128i>(),
+                to.as_mut_ptr().cast::<__m128i>(),
+            );
             // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
-            // stores cover exactly the 64 bytes of `counts`, which we borrow mutably.
+            // stores cover exactly the 64 bytes of `from` and of `to`.
             unsafe {
                 let zero = _mm_setzero_si128();
                 let d = _mm_sub_epi8(plus.0, minus.0);
@@ -388,8 +399,8 @@ mod lanes {
                     _mm_unpackhi_epi16(hi, shi),
                 ];
                 for (k, part) in parts.into_iter().enumerate() {
-                    let q = p.add(k);
-                    _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), part));
+                    let sum = _mm_add_epi32(_mm_loadu_si128(p.add(k)), part);
+                    _mm_storeu_si128(q.add(k), sum);
                 }
             }
         }
@@ -413,10 +424,12 @@ mod lanes_u128 {
         }
 
         #[inline(always)]
-        pub fn add_diff_to(plus: Lanes, minus: Lanes, counts: &mut [u32; 16]) {
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
             let (p, m) = (plus.0.to_le_bytes(), minus.0.to_le_bytes());
-            for (n, (&a, &b)) in counts.iter_mut().zip(p.iter().zip(m.iter())) {
-                *n = n.wrapping_add(u32::from(a)).wrapping_sub(u32::from(b));
+            for (i, n) in to.iter_mut().enumerate() {
+                *n = from[i]
+                    .wrapping_add(u32::from(p[i]))
+                    .wrapping_sub(u32::from(m[i]));
             }
         }
     }
@@ -562,8 +575,6 @@ pub struct Board {
     /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
     /// around.
     lines: Box<[u128; NUM_LINES]>,
-    /// Per colour: how many empty cells have each class.
-    counts: Counts,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
     /// slots, one byte per cell, so that a move updates a row of them at once).
     near: Box<[u8; NEAR_LEN]>,
@@ -573,7 +584,8 @@ pub struct Board {
     len: usize,
     blocked: usize,
     outcome: Option<MoveOutcome>,
-    /// Undo stack: per stone, the counts and the states of the cells it changed.
+    /// Undo stack (see [`Frame`]): per stone, the counts before it and the states of the
+    /// cells it changed; the top frame holds the current counts.
     frames: Box<[Frame]>,
     frames_len: usize,
 }
@@ -596,7 +608,6 @@ impl Board {
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
             lines: Box::new([WALL_LINE; NUM_LINES]),
-            counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: Color::Black,
@@ -604,14 +615,8 @@ impl Board {
             len: 0,
             blocked: 0,
             outcome: None,
-            frames: vec![
-                Frame {
-                    counts: [[0; LANES]; 2],
-                    saved: [0; STENCIL],
-                };
-                MAX_FRAMES
-            ]
-            .into_boxed_slice(),
+            // One more than the most stones: the top frame holds the counts.
+            frames: vec![Frame::EMPTY; MAX_FRAMES + 1].into_boxed_slice(),
             frames_len: 0,
         };
         for y in 0..height {
@@ -767,16 +772,22 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn count(&self, c: Color, p4: Pattern4) -> u32 {
-        self.counts[c.idx()][p4 as usize]
+        self.all_counts()[c.idx()][p4 as usize]
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
     #[inline]
     #[must_use]
     pub fn counts(&self, c: Color) -> &[u32; Pattern4::COUNT] {
-        self.counts[c.idx()]
+        self.all_counts()[c.idx()]
             .first_chunk()
             .expect("a colour has a lane per class")
+    }
+
+    /// The current counts of both colours (held by the top undo frame).
+    #[inline]
+    fn all_counts(&self) -> &Counts {
+        &self.frames[self.frames_len].counts
     }
 
     /// True if some stone lies in the candidate stencil of `p`.
@@ -912,9 +923,9 @@ impl Board {
     #[inline(never)]
     fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
         debug_assert!(self.frames_len < MAX_FRAMES);
-        let frame = &mut self.frames[self.frames_len];
+        let (below, above) = self.frames.split_at_mut(self.frames_len + 1);
+        let (frame, next) = (&mut below[self.frames_len], &mut above[0]);
         self.frames_len += 1;
-        frame.counts = self.counts;
         let mut up = Update {
             w: window(&mut self.s, p.idx()),
             tables: self.tables.hot(),
@@ -942,8 +953,8 @@ impl Board {
         }
         dirs!(0 1 2 3);
         let (plus, minus) = (up.plus, up.minus);
-        Lanes::add_diff_to(plus[0], minus[0], &mut self.counts[0]);
-        Lanes::add_diff_to(plus[1], minus[1], &mut self.counts[1]);
+        Lanes::add_diff(plus[0], minus[0], &frame.counts[0], &mut next.counts[0]);
+        Lanes::add_diff(plus[1], minus[1], &frame.counts[1], &mut next.counts[1]);
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
@@ -970,7 +981,6 @@ impl Board {
         un.dir::<2, FAR>();
         un.dir::<3, FAR>();
         un.w[REACH].st = frame.saved[STENCIL - 1];
-        self.counts = frame.counts;
         let at = &LINE_OF[p.idx()];
         for d in 0..4 {
             let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
@@ -1070,7 +1080,7 @@ impl Board {
 
     /// Recompute every incremental structure from the cells and the history.
     fn rebuild(&mut self) {
-        self.counts = [[0; LANES]; 2];
+        let mut counts = [[0; LANES]; 2];
         self.near.fill(0);
         self.key = 0;
         self.lines.fill(WALL_LINE);
@@ -1111,11 +1121,12 @@ impl Board {
             if cell == Cell::Empty {
                 for c in 0..2 {
                     let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
-                    self.counts[c][p4 as usize] += 1;
+                    counts[c][p4 as usize] += 1;
                 }
             }
             self.s[i].st = st;
         }
+        self.frames[self.frames_len].counts = counts;
         // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
             let base = self.history[j].idx() as i32;
@@ -1155,7 +1166,6 @@ impl Board {
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
             lines: Box::new([0; NUM_LINES]),
-            counts: [[0; LANES]; 2],
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
@@ -1163,7 +1173,7 @@ impl Board {
             len: self.len,
             blocked: self.blocked,
             outcome: None,
-            frames: Vec::new().into_boxed_slice(),
+            frames: vec![Frame::EMPTY].into_boxed_slice(),
             frames_len: 0,
         };
         for i in 0..NUM_CELLS {
@@ -1217,7 +1227,7 @@ impl Board {
         for l in 0..NUM_LINES {
             assert_eq!(self.lines[l], fresh.lines[l], "line word {l}");
         }
-        assert_eq!(self.counts, fresh.counts, "class counts");
+        assert_eq!(self.all_counts(), fresh.all_counts(), "class counts");
     }
 }
 
@@ -1276,8 +1286,10 @@ mod tests {
                 pplus = pplus.add_x16(16 * new as u8);
                 want[new] += 1;
             }
-            Lanes::add_diff_to(plus, minus, &mut counts);
-            lanes_u128::Lanes::add_diff_to(pplus, pminus, &mut portable_counts);
+            let (mut sum, mut portable_sum) = ([0; 16], [0; 16]);
+            Lanes::add_diff(plus, minus, &counts, &mut sum);
+            lanes_u128::Lanes::add_diff(pplus, pminus, &portable_counts, &mut portable_sum);
+            (counts, portable_counts) = (sum, portable_sum);
             assert_eq!(counts, want);
             assert_eq!(portable_counts, want);
         }
