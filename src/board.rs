@@ -77,8 +77,11 @@ const NUM_LINES: usize = 256;
 /// Cells of wall before position 0 of a line word (and at least as many after the
 /// last position): the window of a stone reaches 10 cells either way.
 const LINE_PAD: u32 = 2 * HALF as u32;
+/// A line word: 64 cells of 2 bits, low half first (stored as two halves so that
+/// changing one cell reads and writes one 8-byte half).
+type Line = [u64; 2];
 /// A line word with every cell a wall.
-const WALL_LINE: u128 = u128::MAX;
+const WALL_LINE: Line = [u64::MAX; 2];
 
 /// Per cell of the padded layout: for each direction, the index of its line word and
 /// twice its position on that line (the shift that brings the cell 10 positions back
@@ -114,15 +117,22 @@ const _: () = assert!(2 * (MAX_SIZE as u32 + 2 * LINE_PAD) <= 128);
 /// The window of line word `line` around the cell at shift `s` (from [`LINE_OF`]): the
 /// cells 10 positions back to 21 forward, 2 bits each, the cell itself at bits 20..22.
 #[inline(always)]
-fn line_window(line: u128, s: u32) -> u64 {
+fn line_window(line: Line, s: u32) -> u64 {
     // The shift is below 64, so this is one double-word shift.
-    (line >> (s & 63)) as u64
+    ((u128::from(line[1]) << 64 | u128::from(line[0])) >> (s & 63)) as u64
 }
 
 /// Bit of a line word where the cell at shift `s` sits.
 #[inline(always)]
 fn line_bit(s: u32) -> u32 {
     s + 2 * LINE_PAD
+}
+
+/// The half of `line` that holds the cell at shift `s`, and the cell's bit in it.
+#[inline(always)]
+fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
+    let b = line_bit(s);
+    (&mut line[(b >> 6) as usize & 1], b & 63)
 }
 
 /// The left and right half lines of the cell `j` positions from the window's centre
@@ -574,7 +584,7 @@ pub struct Board {
     reach: Box<[u32; NUM_CELLS]>,
     /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
     /// around.
-    lines: Box<[u128; NUM_LINES]>,
+    lines: Box<[Line; NUM_LINES]>,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
     /// slots, one byte per cell, so that a move updates a row of them at once).
     near: Box<[u8; NEAR_LEN]>,
@@ -947,7 +957,8 @@ impl Board {
             ($($d:literal)*) => {$(
                 let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
                 let line = lines[l];
-                lines[l] = line | u128::from(V) << line_bit(s);
+                let (half, bit) = line_half(&mut lines[l], s);
+                *half |= u64::from(V) << bit;
                 up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
             )*};
         }
@@ -984,7 +995,8 @@ impl Board {
         let at = &LINE_OF[p.idx()];
         for d in 0..4 {
             let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
-            self.lines[l] &= !(3 << line_bit(s));
+            let (half, bit) = line_half(&mut self.lines[l], s);
+            *half &= !(3 << bit);
         }
     }
 
@@ -1089,8 +1101,10 @@ impl Board {
             if self.in_board(p) {
                 let at = &LINE_OF[i];
                 for d in 0..4 {
-                    let (l, b) = (usize::from(at[2 * d]), line_bit(u32::from(at[2 * d + 1])));
-                    self.lines[l] = self.lines[l] & !(3 << b) | (self.s[i].cell() as u128) << b;
+                    let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
+                    let cell = self.s[i].cell() as u64;
+                    let (half, bit) = line_half(&mut self.lines[l], s);
+                    *half = *half & !(3 << bit) | cell << bit;
                 }
             }
             match self.s[i].cell() {
@@ -1165,7 +1179,7 @@ impl Board {
             far: self.far,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
-            lines: Box::new([0; NUM_LINES]),
+            lines: Box::new([[0; 2]; NUM_LINES]),
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
