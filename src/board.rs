@@ -162,7 +162,10 @@ type Counts = [[u32; LANES]; 2];
 /// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
 /// fixed stencil order (the stone's own cell last). Line words are not saved: unmake
 /// clears the stone's cell in them again.
+///
+/// Aligned to cache lines (512 bytes), so that the counts are exactly two lines.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Frame {
     counts: Counts,
     saved: [u64; STENCIL],
