@@ -1244,6 +1244,14 @@ impl Board {
         for l in 0..NUM_LINES {
             assert_eq!(self.lines[l], fresh.lines[l], "line word {l}");
         }
+        // The windows the moves read out of the line words are the cells around.
+        for p in self.all_squares() {
+            for d in Dir::ALL {
+                let (l, r) = halves_at(self.line_window(p, d), 0);
+                let key = (l & 0x3FF) | (r & 0x3FF) << 10;
+                assert_eq!(key as u32, fresh.window_key(p, d), "window of {p:?} {d:?}");
+            }
+        }
         assert_eq!(self.all_counts(), fresh.all_counts(), "class counts");
     }
 }

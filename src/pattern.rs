@@ -950,7 +950,7 @@ mod tests {
 
     #[test]
     fn freestyle_patterns_ignore_the_cells_five_steps_away() {
-        // The board skips those cells' keys under freestyle (see `Board::far`).
+        // Under freestyle the board leaves the codes of those cells alone (`Board::far`).
         let t = RuleTables::get(Rule::Freestyle);
         let far = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
         for key in 0..KEY_COUNT as u32 {
