@@ -1,12 +1,13 @@
-//! The incremental board: walled cells, per-cell line keys, directional patterns,
-//! combined pattern classes with per-side counts, Zobrist key and candidate cells,
-//! all updated by make/unmake without allocation.
+//! The incremental board: walled cells, line words (2 bits per cell, one word per line
+//! of each direction), per-cell combination codes, combined pattern classes with
+//! per-side counts, Zobrist key and candidate cells, all updated by make/unmake without
+//! allocation.
 //!
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
 use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF, NOT_EMPTY};
-use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
+use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
 
 /// Most moves a game can hold (every square of the largest board).
@@ -17,40 +18,31 @@ const MAX_FRAMES: usize = MAX_MOVES + 64;
 /// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself (last).
 const STENCIL: usize = 4 * 10 + 1;
 
-/// Bit position of the black combined class in [`Slot::st`] (white's follows at +8).
-const ST_P4: u32 = 32;
 /// Bit position of the cell content in [`Slot::st`].
-const ST_CELL: u32 = 48;
+const ST_CELL: u32 = 32;
 /// The combination codes of both colours in [`Slot::st`].
 const ST_CODES: u64 = 0x0FFF_0FFF;
 /// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class index.
 const ST_FLAGS: u64 = NOT_EMPTY as u64 * 0x1_0001;
 
-/// Everything the board keeps about one cell. One record per cell (rather than one array
-/// per field) so that a move touches one cache line per neighbour, and so that stores to
-/// one field never sit exactly 4 KiB from loads of another (which stalled the loads).
-/// 32 bytes, so that a slot never straddles a cache line and indexing is a shift.
+/// Everything the board keeps about one cell but its lines: 8 bytes, read and written
+/// as one word (a move touches one word per neighbour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(32))]
+#[repr(transparent)]
 struct Slot {
-    /// Per direction: the 20-bit key of the 10 cells around this one on that line. Kept
-    /// for every on-board cell, whatever it holds (a stone's keys are right again the
-    /// moment it is taken back).
-    keys: [u32; 4],
-    /// Packed state, read and written as one word: black's combination codes
-    /// ([`crate::pattern::combo_code`], direction d in bits 3d..3d+3) in bits 0..12,
-    /// white's in bits 16..28, both kept for every on-board cell, each followed by the
-    /// [`NOT_EMPTY`] flags (set unless the cell is empty), so that each 16-bit half is
-    /// directly the colour's index into [`HotTables::class16`]; the combined classes of
-    /// black and white times 16 in bits 32..40 and 40..48 (`None` unless the cell is
-    /// empty); the [`Cell`] in bits 48..56.
+    /// Packed state: black's combination codes ([`crate::pattern::combo_code`],
+    /// direction d in bits 3d..3d+3) in bits 0..12, white's in bits 16..28, both kept
+    /// for every on-board cell, each followed by the [`NOT_EMPTY`] flags (set unless the
+    /// cell is empty), so that each 16-bit half is directly the colour's index into
+    /// [`HotTables::class16`] (which gives `None` for a non-empty cell); the [`Cell`] in
+    /// bits 32..40. The classes themselves are not stored: a move looks them up before
+    /// and after changing the codes, which costs fewer operations than keeping them.
     st: u64,
 }
 
 impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
-        keys: [0; 4],
         st: (Cell::Wall as u64) << ST_CELL | ST_FLAGS,
     };
 
@@ -65,18 +57,89 @@ impl Slot {
         }
     }
 
-    /// Replace the content (and the flags; classes are left alone).
+    /// Replace the content (and the flags).
     #[inline(always)]
     fn set_cell(&mut self, v: Cell) {
         let flags = if v == Cell::Empty { 0 } else { ST_FLAGS };
         self.st = (self.st & !(0xFF << ST_CELL | ST_FLAGS)) | (v as u64) << ST_CELL | flags;
     }
 
-    /// Combined class of colour index `c`.
+    /// The class index (see [`HotTables::class16`]) of colour index `c`.
     #[inline(always)]
-    fn p4(&self, c: usize) -> Pattern4 {
-        Pattern4::from_u8(((self.st >> (ST_P4 + 8 * (c as u32 & 1))) as u8) >> 4)
+    fn index(&self, c: usize) -> u16 {
+        (self.st >> (16 * (c & 1))) as u16
     }
+}
+
+/// Line words: per direction, one word per line of the largest board (rows, columns,
+/// 63 diagonals, 63 anti-diagonals), padded to 256 so that a byte indexes them.
+const NUM_LINES: usize = 256;
+/// Cells of wall before position 0 of a line word (and at least as many after the
+/// last position): the window of a stone reaches 10 cells either way.
+const LINE_PAD: u32 = 2 * HALF as u32;
+/// A line word: 64 cells of 2 bits, low half first (stored as two halves so that
+/// changing one cell reads and writes one 8-byte half).
+type Line = [u64; 2];
+/// A line word with every cell a wall.
+const WALL_LINE: Line = [u64::MAX; 2];
+
+/// Per cell of the padded layout: for each direction, the index of its line word and
+/// twice its position on that line (the shift that brings the cell 10 positions back
+/// to bit 0). Zero for off-board cells (never used).
+static LINE_OF: [[u8; 8]; NUM_CELLS] = {
+    let mut t = [[0u8; 8]; NUM_CELLS];
+    let mut i = 0;
+    while i < NUM_CELLS {
+        let (x, y) = (
+            (i % STRIDE).wrapping_sub(PAD),
+            (i / STRIDE).wrapping_sub(PAD),
+        );
+        if x < MAX_SIZE && y < MAX_SIZE {
+            let m = MAX_SIZE;
+            t[i] = [
+                y as u8,
+                2 * x as u8,
+                (m + x) as u8,
+                2 * y as u8,
+                (2 * m + (m - 1) + x - y) as u8,
+                2 * y as u8,
+                (2 * m + (2 * m - 1) + x + y) as u8,
+                2 * y as u8,
+            ];
+        }
+        i += 1;
+    }
+    t
+};
+const _: () = assert!(2 * MAX_SIZE + 2 * (2 * MAX_SIZE - 1) <= NUM_LINES);
+const _: () = assert!(2 * (MAX_SIZE as u32 + 2 * LINE_PAD) <= 128);
+
+/// The window of line word `line` around the cell at shift `s` (from [`LINE_OF`]): the
+/// cells 10 positions back to 21 forward, 2 bits each, the cell itself at bits 20..22.
+#[inline(always)]
+fn line_window(line: Line, s: u32) -> u64 {
+    // The shift is below 64, so this is one double-word shift.
+    ((u128::from(line[1]) << 64 | u128::from(line[0])) >> (s & 63)) as u64
+}
+
+/// Bit of a line word where the cell at shift `s` sits.
+#[inline(always)]
+fn line_bit(s: u32) -> u32 {
+    s + 2 * LINE_PAD
+}
+
+/// The half of `line` that holds the cell at shift `s`, and the cell's bit in it.
+#[inline(always)]
+fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
+    let b = line_bit(s);
+    (&mut line[(b >> 6) as usize & 1], b & 63)
+}
+
+/// The left and right half lines of the cell `j` positions from the window's centre
+/// (|j| <= 5), in the layout of a line key's low and high 10 bits.
+#[inline(always)]
+const fn halves_at(w: u64, j: i32) -> (u64, u64) {
+    (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
 }
 
 /// A boxed array of wall slots, built on the heap.
@@ -93,14 +156,26 @@ const LANES: usize = 16;
 /// Per colour, per class: how many empty cells have that class.
 type Counts = [[u32; LANES]; 2];
 
-/// What unmake needs to restore one stone: the counts before it, and the packed state
-/// ([`Slot::st`]) of every cell its update visited, in the fixed stencil order (the
-/// stone's own cell last). Line keys are not saved: unmake takes the stone's bits out of
-/// them again.
+/// One level of the undo stack. Frame `i` holds the counts with `i` stones (moves and
+/// look-ahead stones) on the board, so the top frame's are the current counts and
+/// unmake restores them by popping; and what unmake needs to take back the `i + 1`-th
+/// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
+/// fixed stencil order (the stone's own cell last). Line words are not saved: unmake
+/// clears the stone's cell in them again.
+///
+/// Aligned to cache lines (512 bytes), so that the counts are exactly two lines.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Frame {
     counts: Counts,
     saved: [u64; STENCIL],
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        counts: [[0; LANES]; 2],
+        saved: [0; STENCIL],
+    };
 }
 
 /// Why a board could not be created.
@@ -257,30 +332,37 @@ const NEAR_ROWS: [u64; 7] = near_rows();
 /// last index.
 const NEAR_LEN: usize = NUM_CELLS + 8;
 
-/// The bits of a line key that hold the two cells 5 steps away.
-const FAR_BITS: u32 = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
-
-/// Count deltas of one colour over one move: a byte lane per class, all starting at
-/// [`Lanes::BIAS`]. A move changes at most 41 cells, so a lane stays within 64 ± 41.
+/// Count changes of one colour over one move, a byte lane per class, kept as two sums:
+/// the cells that entered each class and the cells that left it. A move changes at most
+/// 41 cells, so no lane of either sum passes 41 (no carry between lanes, even in the
+/// portable `u128` form) and their difference fits a signed byte.
 /// On x86-64 the lanes are one SSE2 register (part of the x86-64 baseline), so that the
-/// two colours' deltas cost no general-purpose registers; elsewhere they are a `u128`,
-/// where the bias keeps the plain additions from carrying between lanes.
+/// deltas cost no general-purpose registers.
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use core::arch::x86_64::{
         __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi8,
+        _mm_unpacklo_epi16, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
     pub struct Lanes(__m128i);
 
+    /// `ONE_HOT[class]`: one in the lane of the class.
+    static ONE_HOT: [Lanes; 16] = {
+        let mut t = [Lanes::ZERO; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = Lanes::one(i);
+            i += 1;
+        }
+        t
+    };
+
     impl Lanes {
-        /// The starting value of every lane.
-        pub const BIAS: u8 = 64;
-        /// Every lane at [`Lanes::BIAS`].
-        pub const ZERO: Lanes = Lanes::from_bytes([Self::BIAS; 16]);
+        /// Every lane at zero.
+        pub const ZERO: Lanes = Lanes::from_bytes([0; 16]);
 
         const fn from_bytes(b: [u8; 16]) -> Lanes {
             // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
@@ -294,47 +376,31 @@ mod lanes {
             Lanes::from_bytes(b)
         }
 
-        /// Lane-wise wrapping difference, at compile time.
-        pub const fn sub_const(self, o: Lanes) -> Lanes {
-            // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
-            let (a, b) = unsafe {
-                (
-                    core::mem::transmute::<__m128i, [u8; 16]>(self.0),
-                    core::mem::transmute::<__m128i, [u8; 16]>(o.0),
-                )
-            };
-            let mut r = [0u8; 16];
-            let mut i = 0;
-            while i < 16 {
-                r[i] = a[i].wrapping_sub(b[i]);
-                i += 1;
-            }
-            Lanes::from_bytes(r)
-        }
-
-        /// Lane-wise wrapping sum.
+        /// `self` plus one in the lane of class `c16 / 16`. `c16` must be a multiple of
+        /// 16 (as every class byte of the board is: the class times 16).
         #[inline(always)]
-        pub fn add(self, o: Lanes) -> Lanes {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            Lanes(unsafe { _mm_add_epi8(self.0, o.0) })
+        pub fn add_x16(self, c16: u8) -> Lanes {
+            debug_assert_eq!(c16 % 16, 0);
+            // SAFETY: a multiple of 16 below 256 is the byte offset of one of the 16
+            // aligned entries of `ONE_HOT`; SSE2 is part of the x86-64 baseline.
+            Lanes(unsafe {
+                let entry = ONE_HOT.as_ptr().cast::<u8>().add(usize::from(c16));
+                _mm_add_epi8(self.0, entry.cast::<__m128i>().read())
+            })
         }
 
-        /// Lane-wise wrapping difference.
+        /// `to` = `from` plus each lane of `plus` less the same lane of `minus`.
         #[inline(always)]
-        pub fn sub(self, o: Lanes) -> Lanes {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            Lanes(unsafe { _mm_sub_epi8(self.0, o.0) })
-        }
-
-        /// Add each lane, less the bias, to the count of the same index.
-        #[inline(never)]
-        pub fn add_to(self, counts: &mut [u32; 16]) {
-            let p = counts.as_mut_ptr().cast::<__m128i>();
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+            let (p, q) = (
+                from.as_ptr().cast::<__m128i>(),
+                to.as_mut_ptr().cast::<__m128i>(),
+            );
             // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
-            // stores cover exactly the 64 bytes of `counts`, which we borrow mutably.
+            // stores cover exactly the 64 bytes of `from` and of `to`.
             unsafe {
                 let zero = _mm_setzero_si128();
-                let d = _mm_sub_epi8(self.0, _mm_set1_epi8(Self::BIAS as i8));
+                let d = _mm_sub_epi8(plus.0, minus.0);
                 // Sign-extend the 16 bytes to 16-bit, then 32-bit lanes.
                 let s8 = _mm_cmpgt_epi8(zero, d);
                 let (lo, hi) = (_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8));
@@ -346,8 +412,8 @@ mod lanes {
                     _mm_unpackhi_epi16(hi, shi),
                 ];
                 for (k, part) in parts.into_iter().enumerate() {
-                    let q = p.add(k);
-                    _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), part));
+                    let sum = _mm_add_epi32(_mm_loadu_si128(p.add(k)), part);
+                    _mm_storeu_si128(q.add(k), sum);
                 }
             }
         }
@@ -362,33 +428,21 @@ mod lanes_u128 {
     pub struct Lanes(u128);
 
     impl Lanes {
-        pub const BIAS: u8 = 64;
-        pub const ZERO: Lanes = Lanes(u128::from_le_bytes([Self::BIAS; 16]));
+        pub const ZERO: Lanes = Lanes(0);
 
-        pub const fn one(i: usize) -> Lanes {
-            Lanes(1u128 << (8 * i))
-        }
-
-        pub const fn sub_const(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_sub(o.0))
+        #[inline(always)]
+        pub fn add_x16(self, c16: u8) -> Lanes {
+            debug_assert_eq!(c16 % 16, 0);
+            Lanes(self.0.wrapping_add(1u128 << (c16 >> 1)))
         }
 
         #[inline(always)]
-        pub fn add(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_add(o.0))
-        }
-
-        #[inline(always)]
-        pub fn sub(self, o: Lanes) -> Lanes {
-            Lanes(self.0.wrapping_sub(o.0))
-        }
-
-        #[inline(always)]
-        pub fn add_to(self, counts: &mut [u32; 16]) {
-            for (n, &d) in counts.iter_mut().zip(self.0.to_le_bytes().iter()) {
-                *n = n
-                    .wrapping_add(u32::from(d))
-                    .wrapping_sub(u32::from(Self::BIAS));
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+            let (p, m) = (plus.0.to_le_bytes(), minus.0.to_le_bytes());
+            for (i, n) in to.iter_mut().enumerate() {
+                *n = from[i]
+                    .wrapping_add(u32::from(p[i]))
+                    .wrapping_sub(u32::from(m[i]));
             }
         }
     }
@@ -398,29 +452,6 @@ mod lanes_u128 {
 use lanes::Lanes;
 #[cfg(not(target_arch = "x86_64"))]
 use lanes_u128::Lanes;
-
-/// `ONE_HOT[class]`: one in the lane of the class.
-static ONE_HOT: [Lanes; 16] = {
-    let mut t = [Lanes::ZERO; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = Lanes::one(i);
-        i += 1;
-    }
-    t
-};
-
-/// `TRANSITION[16 * old + new]`: the lane change of a cell whose class goes from `old`
-/// to `new` (nothing when they are equal).
-static TRANSITION: [Lanes; 256] = {
-    let mut t = [Lanes::ZERO; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = Lanes::one(i % 16).sub_const(Lanes::one(i / 16));
-        i += 1;
-    }
-    t
-};
 
 /// Cells from a stone to the farthest cell its update visits (5 steps diagonally).
 const REACH: usize = HALF as usize * (STRIDE + 1);
@@ -440,42 +471,44 @@ fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
 /// compiler keeps the pointers in registers (through `&mut self` it reloaded them after
 /// every store).
 ///
-/// The update visits every cell of the stencil (4 lines × 8 or 10 neighbours) the same
-/// way, without branches: the content of a neighbour is unpredictable, and the branch on
-/// it (and on whether its patterns changed) mispredicted about 15 times per move.
-/// Non-empty cells get their keys and codes updated too and keep the class `None`.
+/// The update visits every on-board cell of the stencil (4 lines × 8 or 10 neighbours)
+/// the same way, without branches on their contents: the content of a neighbour is
+/// unpredictable, and the branch on it (and on whether its patterns changed)
+/// mispredicted about 15 times per move. Non-empty cells get their codes updated too and
+/// keep the class `None`. Cells off the board are skipped (a branch on the square, not
+/// on the position: in random 15×15 middle games, 7 of the 32 neighbours are off the
+/// board); their state never changes, and only their records are written.
 struct Update<'a> {
     /// The cells around the stone, which is at `REACH`.
     w: &'a mut [Slot; WINDOW],
     tables: &'a HotTables,
     /// This frame's saved states.
     saved: &'a mut [u64; STENCIL],
-    /// Per colour: the change of the counts so far.
-    delta: [Lanes; 2],
+    /// Per direction, bits 6d..6d+3 and 6d+3..6d+6: how many of the cells the update
+    /// visits forward and back lie on the board ([`Board::reach`]).
+    reach: u32,
+    /// Per colour: the cells that entered each class so far...
+    plus: [Lanes; 2],
+    /// ...and the cells that left it.
+    minus: [Lanes; 2],
 }
 
 impl Update<'_> {
-    /// The update of every line through the stone, whose cell code is `V`.
-    #[inline(always)]
-    fn run<const FAR: bool, const V: u32>(&mut self) {
-        self.dir::<0, FAR>(V * 0x5_5555);
-        self.dir::<1, FAR>(V * 0x5_5555);
-        self.dir::<2, FAR>(V * 0x5_5555);
-        self.dir::<3, FAR>(V * 0x5_5555);
-    }
-
     /// The update of the line through the stone along direction `D`: the 8 (or with
     /// `FAR`, 10) cells around it, unrolled so that every offset, shift and record index
-    /// is a constant. `bits` is the stone's cell code repeated in every 2-bit field.
+    /// is a constant. `line` is the window of the line (with the stone) around it.
     #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
         let base = D * if FAR { 10 } else { 8 };
+        let forward = (self.reach >> (6 * D)) & 7;
+        let back = (self.reach >> (6 * D + 3)) & 7;
         macro_rules! at {
             ($($k:literal)*) => {$(
-                // The cell k steps forward sees the stone at offset -k; k steps back, at +k.
-                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
-                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
+                let (n, q) = (base + 2 * $k - 2, REACH + off * $k);
+                self.cell::<D>(n, q, halves_at(line, $k), $k <= forward);
+                let (n, q) = (base + 2 * $k - 1, REACH - off * $k);
+                self.cell::<D>(n, q, halves_at(line, -$k), $k <= back);
             )*};
         }
         at!(1 2 3 4);
@@ -484,78 +517,55 @@ impl Update<'_> {
         }
     }
 
-    /// Add `bits` to the line key of window cell `q` along `D`, refresh its codes along
-    /// `D` and its classes, saving its state as record `n`.
+    /// Refresh the codes along `D` of window cell `q`, whose half lines along `D` are
+    /// `halves`, and its classes, saving its state as record `n`; if the cell is not
+    /// `on_board`, only save its state.
     #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
+    fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
         let slot = &mut self.w[q];
-        let key = slot.keys[D] ^ bits;
-        slot.keys[D] = key;
-        let codes = u64::from(self.tables.codes(key)) << (3 * D);
         let old = slot.st;
         self.saved[n] = old;
-        let st = (old & !(0x0007_0007 << (3 * D) | 0xFFFF << ST_P4)) | codes;
+        if !on_board {
+            return;
+        }
+        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << (3 * D);
+        let st = (old & !(0x0007_0007 << (3 * D))) | codes;
+        slot.st = st;
         // A non-empty cell's flags make both classes `None`.
+        let old_b = self.tables.class16(0, old as u16);
+        let old_w = self.tables.class16(1, (old >> 16) as u16);
         let b = self.tables.class16(0, st as u16);
         let w = self.tables.class16(1, (st >> 16) as u16);
-        slot.st = st | (u64::from(b) | u64::from(w) << 8) << ST_P4;
-        self.count::<0>(old >> ST_P4, b);
-        self.count::<1>(old >> (ST_P4 + 8), w);
-    }
-
-    /// Move one cell of colour `C` from class `old` (times 16, low byte) to class `new`
-    /// (times 16) in the count delta; for a non-empty cell both are `None`.
-    #[inline(always)]
-    fn count<const C: usize>(&mut self, old: u64, new: u8) {
-        let t = TRANSITION[(old as usize & 0xF0) | usize::from(new >> 4)];
-        self.delta[C] = self.delta[C].add(t);
+        self.plus[0] = self.plus[0].add_x16(b);
+        self.minus[0] = self.minus[0].add_x16(old_b);
+        self.plus[1] = self.plus[1].add_x16(w);
+        self.minus[1] = self.minus[1].add_x16(old_w);
     }
 }
 
-/// The undo of one [`Update`]: the same cells in the same order, taking the stone's bits
-/// out of the keys again and copying the saved states back.
-///
-/// Not specialised per colour: with the stone's bits a constant, the compiler narrowed
-/// each key's exclusive-or to a one-byte read-modify-write, and the next move's
-/// four-byte load of that key then waited for the byte store to retire instead of taking
-/// its value from the store buffer.
+/// The undo of one [`Update`]: the same cells in the same order, copying the saved
+/// states back.
 struct Restore<'a> {
     w: &'a mut [Slot; WINDOW],
     saved: &'a [u64; STENCIL],
 }
 
 impl Restore<'_> {
-    /// See [`Update::run`]; `bits` is the stone's cell code in every 2-bit field.
-    #[inline(always)]
-    fn run<const FAR: bool>(&mut self, bits: u32) {
-        self.dir::<0, FAR>(bits);
-        self.dir::<1, FAR>(bits);
-        self.dir::<2, FAR>(bits);
-        self.dir::<3, FAR>(bits);
-    }
-
     /// See [`Update::dir`].
     #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, bits: u32) {
+    fn dir<const D: usize, const FAR: bool>(&mut self) {
         let off = Dir::ALL[D].offset() as usize;
         let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                self.cell::<D>(base + 2 * $k - 2, REACH + off * $k, bits & 3 << key_shift(-$k));
-                self.cell::<D>(base + 2 * $k - 1, REACH - off * $k, bits & 3 << key_shift($k));
+                self.w[REACH + off * $k].st = self.saved[base + 2 * $k - 2];
+                self.w[REACH - off * $k].st = self.saved[base + 2 * $k - 1];
             )*};
         }
         at!(1 2 3 4);
         if FAR {
             at!(5);
         }
-    }
-
-    #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, bits: u32) {
-        let slot = &mut self.w[q];
-        slot.keys[D] ^= bits;
-        slot.st = self.saved[n];
     }
 }
 
@@ -568,12 +578,16 @@ pub struct Board {
     rule: Rule,
     tables: &'static RuleTables,
     /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
-    /// moves leave those cells' keys alone, and the 5-away bits of keys are stale.
+    /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
-    /// Per cell of the padded layout: content, line keys, patterns, classes.
+    /// Per cell of the padded layout: content, codes, classes.
     s: Box<[Slot; NUM_CELLS]>,
-    /// Per colour: how many empty cells have each class.
-    counts: Counts,
+    /// Per square: how far the update of a stone there reaches on the board (see
+    /// [`Update::reach`]); fixed for the board size.
+    reach: Box<[u32; NUM_CELLS]>,
+    /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
+    /// around.
+    lines: Box<[Line; NUM_LINES]>,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
     /// slots, one byte per cell, so that a move updates a row of them at once).
     near: Box<[u8; NEAR_LEN]>,
@@ -583,7 +597,8 @@ pub struct Board {
     len: usize,
     blocked: usize,
     outcome: Option<MoveOutcome>,
-    /// Undo stack: per stone, the counts and the states of the cells it changed.
+    /// Undo stack (see [`Frame`]): per stone, the counts before it and the states of the
+    /// cells it changed; the top frame holds the current counts.
     frames: Box<[Frame]>,
     frames_len: usize,
 }
@@ -604,7 +619,8 @@ impl Board {
             tables: RuleTables::get(rule),
             far: rule != Rule::Freestyle,
             s: wall_slots(),
-            counts: [[0; LANES]; 2],
+            reach: Box::new([0; NUM_CELLS]),
+            lines: Box::new([WALL_LINE; NUM_LINES]),
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: Color::Black,
@@ -612,20 +628,27 @@ impl Board {
             len: 0,
             blocked: 0,
             outcome: None,
-            frames: vec![
-                Frame {
-                    counts: [[0; LANES]; 2],
-                    saved: [0; STENCIL],
-                };
-                MAX_FRAMES
-            ]
-            .into_boxed_slice(),
+            // One more than the most stones: the top frame holds the counts.
+            frames: vec![Frame::EMPTY; MAX_FRAMES + 1].into_boxed_slice(),
             frames_len: 0,
         };
         for y in 0..height {
             for x in 0..width {
                 b.s[Pos::new(x, y).idx()].set_cell(Cell::Empty);
             }
+        }
+        let squares: Vec<Pos> = b.all_squares().collect();
+        for p in squares {
+            let mut reach = 0;
+            for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                for (side, sign) in [1, -1].into_iter().enumerate() {
+                    let n = (1..=HALF)
+                        .take_while(|&k| b.in_board(p.step(dir, sign * k)))
+                        .count();
+                    reach |= (n as u32) << (6 * d + 3 * side);
+                }
+            }
+            b.reach[p.idx()] = reach;
         }
         b.rebuild();
         Ok(b)
@@ -737,30 +760,47 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern(&self, p: Pos, c: Color, d: Dir) -> Pattern {
-        self.tables.pattern(self.s[p.idx()].keys[d as usize & 3], c)
+        let (l, r) = halves_at(self.line_window(p, d), 0);
+        let key = (l & 0x3FF) | (r & 0x3FF) << 10;
+        self.tables.pattern(key as u32, c)
+    }
+
+    /// The window of the line through `p` along `d` (see [`line_window`]).
+    #[inline]
+    fn line_window(&self, p: Pos, d: Dir) -> u64 {
+        let at = &LINE_OF[p.idx()];
+        let d = d as usize & 3;
+        line_window(self.lines[usize::from(at[2 * d])], u32::from(at[2 * d + 1]))
     }
 
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
     #[inline]
     #[must_use]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
-        self.s[p.idx()].p4(c.idx())
+        let index = self.s[p.idx()].index(c.idx());
+        Pattern4::from_u8(self.tables.hot().class16(c.idx(), index) >> 4)
     }
 
     /// How many empty squares have class `p4` for `c`.
     #[inline]
     #[must_use]
     pub fn count(&self, c: Color, p4: Pattern4) -> u32 {
-        self.counts[c.idx()][p4 as usize]
+        self.all_counts()[c.idx()][p4 as usize]
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
     #[inline]
     #[must_use]
     pub fn counts(&self, c: Color) -> &[u32; Pattern4::COUNT] {
-        self.counts[c.idx()]
+        self.all_counts()[c.idx()]
             .first_chunk()
             .expect("a colour has a lane per class")
+    }
+
+    /// The current counts of both colours (held by the top undo frame).
+    #[inline]
+    fn all_counts(&self) -> &Counts {
+        &self.frames[self.frames_len].counts
     }
 
     /// True if some stone lies in the candidate stencil of `p`.
@@ -896,27 +936,39 @@ impl Board {
     #[inline(never)]
     fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
         debug_assert!(self.frames_len < MAX_FRAMES);
-        let frame = &mut self.frames[self.frames_len];
+        let (below, above) = self.frames.split_at_mut(self.frames_len + 1);
+        let (frame, next) = (&mut below[self.frames_len], &mut above[0]);
         self.frames_len += 1;
-        frame.counts = self.counts;
         let mut up = Update {
             w: window(&mut self.s, p.idx()),
             tables: self.tables.hot(),
             saved: &mut frame.saved,
-            delta: [Lanes::ZERO; 2],
+            reach: self.reach[p.idx()],
+            plus: [Lanes::ZERO; 2],
+            minus: [Lanes::ZERO; 2],
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
-        centre.st =
-            (old & !(0xFFFF << ST_P4 | 0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
+        centre.st = (old & !(0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
-        up.delta[0] = up.delta[0].sub(ONE_HOT[(old >> (ST_P4 + 4)) as usize & 15]);
-        up.delta[1] = up.delta[1].sub(ONE_HOT[(old >> (ST_P4 + 12)) as usize & 15]);
-        up.run::<FAR, V>();
-        let delta = up.delta;
-        delta[0].add_to(&mut self.counts[0]);
-        delta[1].add_to(&mut self.counts[1]);
+        up.minus[0] = up.minus[0].add_x16(up.tables.class16(0, old as u16));
+        up.minus[1] = up.minus[1].add_x16(up.tables.class16(1, (old >> 16) as u16));
+        let at = &LINE_OF[p.idx()];
+        let lines = &mut self.lines;
+        macro_rules! dirs {
+            ($($d:literal)*) => {$(
+                let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
+                let line = lines[l];
+                let (half, bit) = line_half(&mut lines[l], s);
+                *half |= u64::from(V) << bit;
+                up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
+            )*};
+        }
+        dirs!(0 1 2 3);
+        let (plus, minus) = (up.plus, up.minus);
+        Lanes::add_diff(plus[0], minus[0], &frame.counts[0], &mut next.counts[0]);
+        Lanes::add_diff(plus[1], minus[1], &frame.counts[1], &mut next.counts[1]);
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
@@ -938,10 +990,17 @@ impl Board {
             w: window(&mut self.s, p.idx()),
             saved: &frame.saved,
         };
-        let bits = ((un.w[REACH].st >> ST_CELL) as u32 & 3) * 0x5_5555;
-        un.run::<FAR>(bits);
+        un.dir::<0, FAR>();
+        un.dir::<1, FAR>();
+        un.dir::<2, FAR>();
+        un.dir::<3, FAR>();
         un.w[REACH].st = frame.saved[STENCIL - 1];
-        self.counts = frame.counts;
+        let at = &LINE_OF[p.idx()];
+        for d in 0..4 {
+            let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
+            let (half, bit) = line_half(&mut self.lines[l], s);
+            *half &= !(3 << bit);
+        }
     }
 
     /// Put a stone of `c` on the empty square `p` without touching history, side to
@@ -1036,15 +1095,19 @@ impl Board {
 
     /// Recompute every incremental structure from the cells and the history.
     fn rebuild(&mut self) {
-        self.counts = [[0; LANES]; 2];
+        let mut counts = [[0; LANES]; 2];
         self.near.fill(0);
         self.key = 0;
+        self.lines.fill(WALL_LINE);
         for i in 0..NUM_CELLS {
             let p = Pos(i as u16);
-            // Keys of wall cells are never read; only on-board squares need them.
             if self.in_board(p) {
+                let at = &LINE_OF[i];
                 for d in 0..4 {
-                    self.s[i].keys[d] = self.window_key(p, Dir::ALL[d]);
+                    let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
+                    let cell = self.s[i].cell() as u64;
+                    let (half, bit) = line_half(&mut self.lines[l], s);
+                    *half = *half & !(3 << bit) | cell << bit;
                 }
             }
             match self.s[i].cell() {
@@ -1063,21 +1126,24 @@ impl Board {
             if cell != Cell::Empty {
                 st |= ST_FLAGS;
             }
-            // Codes for every on-board cell, classes for the empty ones.
+            // Codes for every on-board cell; the empty ones count their classes.
+            // (From keys read off the cells, not the line words: an independent check
+            // of the words' layout.)
             if self.in_board(Pos(i as u16)) {
                 for d in 0..4 {
-                    st |= u64::from(self.tables.codes(self.s[i].keys[d])) << (3 * d);
+                    let key = self.window_key(Pos(i as u16), Dir::ALL[d]);
+                    st |= u64::from(self.tables.codes(key)) << (3 * d);
                 }
             }
             if cell == Cell::Empty {
                 for c in 0..2 {
                     let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
-                    self.counts[c][p4 as usize] += 1;
-                    st |= (p4 as u64) << (ST_P4 + 4 + 8 * c as u32);
+                    counts[c][p4 as usize] += 1;
                 }
             }
             self.s[i].st = st;
         }
+        self.frames[self.frames_len].counts = counts;
         // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
             let base = self.history[j].idx() as i32;
@@ -1115,7 +1181,8 @@ impl Board {
             tables: self.tables,
             far: self.far,
             s: wall_slots(),
-            counts: [[0; LANES]; 2],
+            reach: Box::new([0; NUM_CELLS]),
+            lines: Box::new([[0; 2]; NUM_LINES]),
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
@@ -1123,7 +1190,7 @@ impl Board {
             len: self.len,
             blocked: self.blocked,
             outcome: None,
-            frames: Vec::new().into_boxed_slice(),
+            frames: vec![Frame::EMPTY].into_boxed_slice(),
             frames_len: 0,
         };
         for i in 0..NUM_CELLS {
@@ -1150,24 +1217,16 @@ impl Board {
                 "cell {:?}",
                 Pos(i as u16)
             );
-            assert_eq!(
-                (mine >> ST_P4) & 0xFFFF,
-                (theirs >> ST_P4) & 0xFFFF,
-                "classes of {:?}",
-                Pos(i as u16)
-            );
+            for c in [Color::Black, Color::White] {
+                assert_eq!(
+                    self.pattern4(Pos(i as u16), c),
+                    fresh.pattern4(Pos(i as u16), c),
+                    "class of {:?} for {c:?}",
+                    Pos(i as u16)
+                );
+            }
             if on_board {
-                // Keys and codes are kept for stones and blocked squares too; without
-                // `far`, the bits of the cells 5 steps away are not kept.
-                let mask = if self.far { !0 } else { !FAR_BITS };
-                for d in 0..4 {
-                    assert_eq!(
-                        self.s[i].keys[d] & mask,
-                        fresh.s[i].keys[d] & mask,
-                        "line key of {:?} dir {d}",
-                        Pos(i as u16)
-                    );
-                }
+                // Codes are kept for stones and blocked squares too.
                 assert_eq!(
                     mine & (ST_CODES | ST_FLAGS),
                     theirs & (ST_CODES | ST_FLAGS),
@@ -1182,7 +1241,18 @@ impl Board {
                 );
             }
         }
-        assert_eq!(self.counts, fresh.counts, "class counts");
+        for l in 0..NUM_LINES {
+            assert_eq!(self.lines[l], fresh.lines[l], "line word {l}");
+        }
+        // The windows the moves read out of the line words are the cells around.
+        for p in self.all_squares() {
+            for d in Dir::ALL {
+                let (l, r) = halves_at(self.line_window(p, d), 0);
+                let key = (l & 0x3FF) | (r & 0x3FF) << 10;
+                assert_eq!(key as u32, fresh.window_key(p, d), "window of {p:?} {d:?}");
+            }
+        }
+        assert_eq!(self.all_counts(), fresh.all_counts(), "class counts");
     }
 }
 
@@ -1225,26 +1295,26 @@ mod tests {
             }
             let mut want = counts;
             let mut portable_counts = counts;
-            let mut lanes = Lanes::ZERO;
-            let mut portable = lanes_u128::Lanes::ZERO;
+            let (mut plus, mut minus) = (Lanes::ZERO, Lanes::ZERO);
+            let (mut pplus, mut pminus) = (lanes_u128::Lanes::ZERO, lanes_u128::Lanes::ZERO);
             for _ in 0..rng.gen_range(0..=41) {
                 let old = rng.gen_range(0..Pattern4::COUNT);
+                minus = minus.add_x16(16 * old as u8);
+                pminus = pminus.add_x16(16 * old as u8);
+                want[old] -= 1;
                 if rng.gen_bool(0.1) {
                     // The cell leaves the counts (as the stone's own cell does).
-                    lanes = lanes.sub(ONE_HOT[old]);
-                    portable = portable.sub(lanes_u128::Lanes::one(old));
-                    want[old] -= 1;
                     continue;
                 }
                 let new = rng.gen_range(0..Pattern4::COUNT);
-                lanes = lanes.add(TRANSITION[16 * old + new]);
-                let t = lanes_u128::Lanes::one(new).sub_const(lanes_u128::Lanes::one(old));
-                portable = portable.add(t);
-                want[old] -= 1;
+                plus = plus.add_x16(16 * new as u8);
+                pplus = pplus.add_x16(16 * new as u8);
                 want[new] += 1;
             }
-            lanes.add_to(&mut counts);
-            portable.add_to(&mut portable_counts);
+            let (mut sum, mut portable_sum) = ([0; 16], [0; 16]);
+            Lanes::add_diff(plus, minus, &counts, &mut sum);
+            lanes_u128::Lanes::add_diff(pplus, pminus, &portable_counts, &mut portable_sum);
+            (counts, portable_counts) = (sum, portable_sum);
             assert_eq!(counts, want);
             assert_eq!(portable_counts, want);
         }

@@ -600,6 +600,16 @@ impl HotTables {
         self.joint[usize::from(l + r) & (JOINT_SIZE - 1)]
     }
 
+    /// [`HotTables::codes`] of the key whose left half (low 10 bits of a key) is the low
+    /// 10 bits of `left` and whose right half is the low 10 bits of `right`.
+    #[inline(always)]
+    #[must_use]
+    pub fn codes_of_halves(&self, left: u64, right: u64) -> u32 {
+        let l = self.joint_halves[left as usize & 0x3FF];
+        let r = self.joint_halves[1024 | right as usize & 0x3FF];
+        self.joint[usize::from(l + r) & (JOINT_SIZE - 1)]
+    }
+
     /// The combined class of colour index `c` (0 black, 1 white), times 16, from a
     /// 16-bit index: the four direction codes (direction d in bits 3d..3d+3) and, in the
     /// bits [`NOT_EMPTY`], zero for an empty cell; any other value there gives 0
@@ -940,7 +950,7 @@ mod tests {
 
     #[test]
     fn freestyle_patterns_ignore_the_cells_five_steps_away() {
-        // The board skips those cells' keys under freestyle (see `Board::far`).
+        // Under freestyle the board leaves the codes of those cells alone (`Board::far`).
         let t = RuleTables::get(Rule::Freestyle);
         let far = 3 << key_shift(-HALF) | 3 << key_shift(HALF);
         for key in 0..KEY_COUNT as u32 {
