@@ -330,3 +330,40 @@ fn a_selfplay_match_plays_every_game_with_colours_swapped() {
     let s2 = run_match(&cfg, |_| {});
     assert_eq!(s1, s2, "node-limited matches are deterministic");
 }
+
+#[test]
+fn selfplay_reads_the_moves_column_of_both_opening_file_formats() {
+    use sente::selfplay::{openings, MatchConfig};
+    let path = std::env::temp_dir().join(format!("sente_openings_{}.txt", std::process::id()));
+    // gomocup_openings layout (moves in column 6), katagomo layout (column 8), a line of
+    // another size and an illegal line (a repeated square), which are skipped.
+    let text = "# header\n\
+        g1\t15\trenju\t3\twhite\t7,7 7,8 8,8\tsrc:1\n\
+        k1\t15\trenju\twhite\t0.5\t0.4\t0.1\t7,7 8,7 6,8 9,9 5,5\th8 i8 g7 j6 f10\n\
+        g2\t20\trenju\t3\twhite\t1,1 2,2 3,3\tsrc:2\n\
+        g3\t15\trenju\t3\twhite\t7,7 7,7 8,8\tsrc:3\n";
+    std::fs::write(&path, text).unwrap();
+    let cfg = MatchConfig {
+        a: SearchParams::default(),
+        b: SearchParams::default(),
+        games: 8,
+        ms: 0,
+        nodes: Some(1_000),
+        size: 15,
+        rule: Rule::Renju,
+        openings: Some(path.to_string_lossy().into_owned()),
+        seed: 1,
+        tt_bytes: 1 << 20,
+    };
+    let (ops, from_file) = openings(&cfg, 4);
+    std::fs::remove_file(&path).ok();
+    assert!(from_file);
+    let p = |x, y| Pos::new(x, y);
+    assert_eq!(
+        ops,
+        vec![
+            vec![p(7, 7), p(7, 8), p(8, 8)],
+            vec![p(7, 7), p(8, 7), p(6, 8), p(9, 9), p(5, 5)]
+        ]
+    );
+}
