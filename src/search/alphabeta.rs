@@ -2,7 +2,7 @@
 //! driver) and the quiescence search at its leaves.
 
 use super::stack::{Frame, MAX_PLY};
-use super::Core;
+use super::{Core, LMR_TABLE};
 use crate::board::Board;
 use crate::eval::{evaluate, quick_result};
 use crate::movegen::{
@@ -91,6 +91,15 @@ impl Core {
             }
         }
 
+        // Step 5c. Internal iterative reduction: without a TT move the ordering is a
+        // guess; a shallower search is cheaper and fills the table for the next one.
+        let depth =
+            if self.params.iir_depth > 0 && depth >= self.params.iir_depth && !tt_move.is_some() {
+                depth - 1
+            } else {
+                depth
+            };
+
         // Step 6. Move generation (forced stages first), then top-N.
         let me = board.side_to_move();
         let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
@@ -120,7 +129,11 @@ impl Core {
         };
         // Moves are picked best-first inside the loop (a cutoff at the first move, the
         // common case, then never pays for sorting the rest).
-        let n = keep.min(cur.moves.len());
+        let mut n = keep.min(cur.moves.len());
+        // Late-move pruning near the leaves.
+        if self.params.lmp > 0 && stage == Stage::All && depth <= 4 {
+            n = n.min(self.params.lmp + (depth * depth) as usize);
+        }
 
         // Step 7. Extension of forced single replies.
         let ext = i32::from(
@@ -144,14 +157,15 @@ impl Core {
             let v = if i == 0 {
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
             } else {
-                let p = &self.params;
-                let r = if p.lmr
-                    && stage == Stage::All
-                    && quiet
-                    && depth >= p.lmr_min_depth
-                    && i >= p.lmr_min_index
-                {
-                    1 + i32::from(i >= 2 * p.lmr_min_index && depth >= 2 * p.lmr_min_depth)
+                let r = if stage == Stage::All {
+                    let last = LMR_TABLE - 1;
+                    let r = i32::from(self.reductions[(depth as usize).min(last)][i.min(last)]);
+                    let r = if quiet {
+                        r
+                    } else {
+                        r - self.params.lmr_tactical
+                    };
+                    r.clamp(0, new_depth)
                 } else {
                     0
                 };
