@@ -130,14 +130,19 @@ pub fn board_from(size: usize, rule: Rule, moves: &[Pos]) -> Option<Board> {
     Some(b)
 }
 
-/// Search every bench position to `depth` with a fresh 16 MB table on one thread.
+/// Search every bench position to `depth` with a fresh 16 MB table on one thread, with
+/// the search parameters `spec` (`SearchParams::apply` syntax, "" = defaults).
 /// Returns the report lines; the last is `Bench: <nodes> nodes <nps> nps <ms> ms`, and
 /// the node count is the same on every run and machine.
 #[must_use]
-pub fn search_bench(depth: i32) -> Vec<String> {
+pub fn search_bench(depth: i32, spec: &str) -> Vec<String> {
     use crate::search::{params::SearchParams, Searcher};
     use crate::time::SearchLimits;
     let mut out = Vec::new();
+    let mut params = SearchParams::default();
+    if let Err(e) = params.apply(spec) {
+        return vec![format!("bad parameters: {e}")];
+    }
     let mut total_nodes = 0u64;
     // Build the rule tables before the clock starts.
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
@@ -148,7 +153,7 @@ pub fn search_bench(depth: i32) -> Vec<String> {
     for (i, &(size, rule, moves)) in BENCH_POSITIONS.iter().enumerate() {
         let moves = parse_moves(moves).expect("bench moves parse");
         let mut b = board_from(size, rule, &moves).expect("bench position is legal");
-        let mut s = Searcher::new(BENCH_TT_BYTES, SearchParams::default());
+        let mut s = Searcher::new(BENCH_TT_BYTES, params.clone());
         let mut limits =
             SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
         limits.max_depth = Some(depth);

@@ -62,14 +62,11 @@ impl Core {
         let tt_move = hit.map_or(Pos::NONE, |h| h.best);
         if let Some(h) = hit {
             if !pv && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.value >= beta,
-                    Bound::Upper => h.value <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return h.value;
+                if h.lower >= beta {
+                    return h.lower;
+                }
+                if h.upper <= alpha {
+                    return h.upper;
                 }
             }
         }

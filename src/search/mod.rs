@@ -212,6 +212,7 @@ impl Core {
         self.hard_deadline = limits.start.checked_add(limits.maximum);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
         self.tt.new_search();
+        self.tt.two_bounds = self.params.tt_two_bounds;
         for (d, row) in self.reductions.iter_mut().enumerate() {
             for (i, r) in row.iter_mut().enumerate() {
                 *r = reduction(&self.params, d, i).clamp(0, 100) as i8;

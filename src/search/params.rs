@@ -116,6 +116,9 @@ pub struct SearchParams {
     /// (0 = off), where the opponent has no immediate threat, return the static value
     /// if it beats beta by `rfp_margin` per ply left.
     pub rfp_depth: i32,
+    /// Transposition table entries keep a lower and an upper bound (see
+    /// [`crate::tt::Tt::two_bounds`]).
+    pub tt_two_bounds: bool,
     /// Reduce late root moves like inner ones (quiet moves only).
     pub root_lmr: bool,
     /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
@@ -172,6 +175,7 @@ impl Default for SearchParams {
             rfp_margin: 80,
             lmp: 0,
             root_lmr: false,
+            tt_two_bounds: false,
             iir_depth: 0,
             eval: EvalParams::default(),
         }
@@ -186,7 +190,7 @@ impl SearchParams {
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
-    /// off), root_lmr (on|off), iir (internal iterative reduction from this depth, 0 = off).
+    /// off), root_lmr (on|off), tt_bounds (on|off: two bounds per TT entry), iir (internal iterative reduction from this depth, 0 = off).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -231,6 +235,7 @@ impl SearchParams {
                 "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
                 "root_lmr" => self.root_lmr = flag()?,
+                "tt_bounds" => self.tt_two_bounds = flag()?,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
