@@ -146,9 +146,9 @@ impl Default for SearchParams {
             lmr: true,
             lmr_min_index: 3,
             lmr_min_depth: 3,
-            lmr_k: 0,
+            lmr_k: 700,
             lmr_c: 0,
-            lmr_tactical: 100,
+            lmr_tactical: 1,
             forced_extension: true,
             qsearch_max_ply: 12,
             check_interval: 256,
@@ -171,12 +171,12 @@ impl Default for SearchParams {
             threat_time_permille: 150,
             leaf_vcf_nodes: 0,
             leaf_vcf_plies: 21,
-            rfp_depth: 0,
+            rfp_depth: 2,
             rfp_margin: 80,
             lmp: 0,
-            root_lmr: false,
+            root_lmr: true,
             tt_two_bounds: false,
-            iir_depth: 0,
+            iir_depth: 4,
             eval: EvalParams::default(),
         }
     }
@@ -190,7 +190,8 @@ impl SearchParams {
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
-    /// off), root_lmr (on|off), tt_bounds (on|off: two bounds per TT entry), iir (internal iterative reduction from this depth, 0 = off).
+    /// off), root_lmr (on|off), hist_scale,
+    /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), iir (internal iterative reduction from this depth, 0 = off).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -236,6 +237,8 @@ impl SearchParams {
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
+                "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
+                "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
