@@ -146,7 +146,7 @@ impl Default for SearchParams {
             lmr: true,
             lmr_min_index: 3,
             lmr_min_depth: 3,
-            lmr_k: 700,
+            lmr_k: 1000,
             lmr_c: 0,
             lmr_tactical: 1,
             forced_extension: true,
