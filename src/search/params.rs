@@ -119,6 +119,8 @@ pub struct SearchParams {
     /// Transposition table entries keep a lower and an upper bound (see
     /// [`crate::tt::Tt::two_bounds`]).
     pub tt_two_bounds: bool,
+    /// Search the TT move before generating the other moves.
+    pub tt_first: bool,
     /// Reduce late root moves like inner ones (quiet moves only).
     pub root_lmr: bool,
     /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
@@ -176,6 +178,7 @@ impl Default for SearchParams {
             lmp: 0,
             root_lmr: true,
             tt_two_bounds: false,
+            tt_first: true,
             iir_depth: 4,
             eval: EvalParams::default(),
         }
@@ -191,7 +194,8 @@ impl SearchParams {
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
-    /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), iir (internal iterative reduction from this depth, 0 = off).
+    /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
+    /// generation), iir (internal iterative reduction from this depth, 0 = off).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -237,6 +241,7 @@ impl SearchParams {
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
+                "tt_first" => self.tt_first = flag()?,
                 "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
                 "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
