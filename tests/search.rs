@@ -367,3 +367,49 @@ fn selfplay_reads_the_moves_column_of_both_opening_file_formats() {
         ]
     );
 }
+
+#[test]
+fn late_move_reductions_grow_with_depth_and_move_index_and_spare_early_moves() {
+    use sente::search::reduction;
+    let p = SearchParams::default();
+    for d in 0..40 {
+        for i in 0..40 {
+            let r = reduction(&p, d, i);
+            if i < p.lmr_min_index || (d as i32) < p.lmr_min_depth {
+                assert_eq!(r, 0, "depth {d} index {i}");
+            }
+            assert!(r >= 0, "depth {d} index {i}: {r}");
+            assert!(reduction(&p, d + 1, i) >= r && reduction(&p, d, i + 1) >= r);
+        }
+    }
+    assert!(reduction(&p, 20, 9) >= 2, "deep late moves are reduced");
+    let off = SearchParams {
+        lmr: false,
+        ..SearchParams::default()
+    };
+    assert_eq!(reduction(&off, 20, 9), 0);
+}
+
+#[test]
+fn a_repeated_search_with_the_tt_move_first_still_blocks_a_four() {
+    // The TT move searched before generation must not bypass the forced stages: after
+    // a first search fills the table, a position where the opponent has a four is
+    // searched again and must block it.
+    for tt_first in [false, true] {
+        let params = SearchParams {
+            tt_first,
+            ..SearchParams::default()
+        };
+        // Black four (3..6, 7) open at (7, 7) only (white at (2, 7)); white to move.
+        let mut b = board(
+            15,
+            Rule::Freestyle,
+            &[(3, 7), (2, 7), (4, 7), (10, 10), (5, 7), (11, 3), (6, 7)],
+        );
+        let mut s = Searcher::new(1 << 20, params.clone());
+        for depth in [4, 6] {
+            let r = s.go(&mut b, &depth_limits(depth), None, &mut |_| {});
+            assert_eq!(r.best, Pos::new(7, 7), "tt_first {tt_first} depth {depth}");
+        }
+    }
+}
