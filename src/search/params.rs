@@ -148,7 +148,7 @@ impl Default for SearchParams {
             lmr: true,
             lmr_min_index: 3,
             lmr_min_depth: 3,
-            lmr_k: 1000,
+            lmr_k: 1400,
             lmr_c: 0,
             lmr_tactical: 1,
             forced_extension: true,
