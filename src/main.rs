@@ -19,7 +19,8 @@ fn main() {
                 .get(1)
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(sente::bench::BENCH_DEPTH);
-            for line in sente::bench::search_bench(depth) {
+            let spec = args.get(2).map_or("", String::as_str);
+            for line in sente::bench::search_bench(depth, spec) {
                 println!("{line}");
             }
         }

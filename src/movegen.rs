@@ -102,6 +102,15 @@ impl MoveList {
         s[0]
     }
 
+    /// Remove `pos` if listed (the order of the others may change; picking does not
+    /// depend on it).
+    pub fn remove(&mut self, pos: Pos) {
+        if let Some(i) = self.moves[..self.len].iter().position(|m| m.pos == pos) {
+            self.len -= 1;
+            self.moves[i] = self.moves[self.len];
+        }
+    }
+
     /// Sort best first (score descending, then square index ascending) and keep at most
     /// `n` moves.
     pub fn sort_and_truncate(&mut self, n: usize) {
@@ -150,6 +159,16 @@ impl BBox {
             b = b.with(p, board.width(), board.height());
         }
         b
+    }
+
+    /// True if `p` is inside the box.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, p: Pos) -> bool {
+        let (x, y) = (p.x(), p.y());
+        self.any
+            && (usize::from(self.x0)..=usize::from(self.x1)).contains(&x)
+            && (usize::from(self.y0)..=usize::from(self.y1)).contains(&y)
     }
 
     /// This box grown to include the candidates around a stone on `p`.
@@ -408,6 +427,26 @@ mod tests {
             let picked: Vec<ScoredMove> = (0..b.len()).map(|i| a.pick(i)).collect();
             assert_eq!(picked, b.as_slice());
         }
+    }
+
+    #[test]
+    fn remove_drops_only_that_move_and_picking_order_is_unchanged() {
+        let mut l = MoveList::default();
+        for (i, sc) in [4, 9, 1, 7, 3].iter().enumerate() {
+            l.push(Pos::new(i, 0), *sc);
+        }
+        l.remove(Pos::new(1, 0));
+        l.remove(Pos::new(9, 9)); // not listed: no change
+        let picked: Vec<usize> = (0..l.len()).map(|i| l.pick(i).pos.x()).collect();
+        assert_eq!(picked, vec![3, 0, 4, 2]);
+    }
+
+    #[test]
+    fn bbox_contains_the_candidates_around_its_stones() {
+        let b = BBox::default().with(Pos::new(7, 7), 15, 15);
+        assert!(b.contains(Pos::new(4, 10)) && b.contains(Pos::new(10, 4)));
+        assert!(!b.contains(Pos::new(3, 7)) && !b.contains(Pos::new(7, 11)));
+        assert!(!BBox::default().contains(Pos::new(0, 0)));
     }
 
     #[test]

@@ -72,18 +72,25 @@ impl Score {
 }
 
 /// Openings for the match: from the file (entries of this size and rule), else random
-/// balanced 3–4 stone openings near the centre.
-fn openings(cfg: &MatchConfig, count: usize) -> Vec<Vec<Pos>> {
+/// balanced 3–4 stone openings near the centre. The flag says whether they came from
+/// the file.
+#[must_use]
+pub fn openings(cfg: &MatchConfig, count: usize) -> (Vec<Vec<Pos>>, bool) {
     let mut out = Vec::new();
     if let Some(path) = &cfg.openings {
         if let Ok(text) = std::fs::read_to_string(path) {
             for line in text.lines().filter(|l| !l.starts_with('#')) {
                 let f: Vec<&str> = line.split('\t').collect();
-                if f.len() >= 6
+                if f.len() >= 4
                     && f[1].parse::<usize>().ok() == Some(cfg.size)
                     && Rule::parse(f[2]) == Some(cfg.rule)
                 {
-                    if let Some(m) = parse_moves(f[5]) {
+                    // The moves are the first later column whose tokens are all `x,y`
+                    // (column 6 in gomocup_openings, 8 in katagomo_renju5_openings).
+                    let moves = f[3..]
+                        .iter()
+                        .find_map(|c| parse_moves(c).filter(|m| !m.is_empty()));
+                    if let Some(m) = moves {
                         if board_from(cfg.size, cfg.rule, &m).is_some() {
                             out.push(m);
                         }
@@ -94,7 +101,7 @@ fn openings(cfg: &MatchConfig, count: usize) -> Vec<Vec<Pos>> {
     }
     if !out.is_empty() {
         out.truncate(count);
-        return out;
+        return (out, true);
     }
     let mut rng = StdRng::seed_from_u64(cfg.seed);
     let mut judge = Searcher::new(4 << 20, SearchParams::default());
@@ -123,7 +130,7 @@ fn openings(cfg: &MatchConfig, count: usize) -> Vec<Vec<Pos>> {
             out.push(moves);
         }
     }
-    out
+    (out, false)
 }
 
 /// Play one game from `opening`; `a_is_black` says who plays black. Returns
@@ -181,7 +188,16 @@ fn play_game(
 /// Run the match, printing one line per game pair and a summary; returns the score.
 pub fn run_match(cfg: &MatchConfig, mut report: impl FnMut(&str)) -> Score {
     let pairs = cfg.games.div_ceil(2);
-    let ops = openings(cfg, pairs);
+    let (ops, from_file) = openings(cfg, pairs);
+    report(&format!(
+        "{} openings {}",
+        ops.len(),
+        if from_file {
+            "from the file"
+        } else {
+            "generated from the seed"
+        }
+    ));
     let mut players = [
         Searcher::new(cfg.tt_bytes, cfg.a.clone()),
         Searcher::new(cfg.tt_bytes, cfg.b.clone()),

@@ -12,7 +12,7 @@
 //! mapped. Mate scores are stored relative to the node (distance from the node, not from
 //! the root) and converted back on probe.
 
-use crate::types::{Pos, Value, VALUE_MATE_IN_MAX};
+use crate::types::{Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX};
 
 /// Entries per bucket (one 64-byte cache line).
 const BUCKET: usize = 4;
@@ -55,8 +55,12 @@ pub struct TtHit {
     pub best: Pos,
     /// Remaining depth the value was searched to.
     pub depth: i32,
-    /// Kind of bound.
+    /// Kind of the last bound stored.
     pub bound: Bound,
+    /// The true value is at least this (`-VALUE_INFINITE` when unknown).
+    pub lower: Value,
+    /// The true value is at most this (`VALUE_INFINITE` when unknown).
+    pub upper: Value,
 }
 
 /// Convert a value from "distance from the root" to "distance from this node" for storage.
@@ -85,27 +89,109 @@ pub fn value_from_tt(v: Value, ply: i32) -> Value {
     }
 }
 
-// Data word layout: value i16 (bits 0..16), move u16 (16..32), depth i16 (32..48),
-// bound (48..50), generation (50..58).
-fn pack(value: Value, best: Pos, depth: i32, bound: Bound, generation: u8) -> u64 {
-    let v = u64::from(value.clamp(-32_767, 32_767) as i16 as u16);
-    let m = u64::from(best.0);
-    let d = u64::from(depth.clamp(-32_000, 32_000) as i16 as u16);
-    v | m << 16 | d << 32 | (bound as u64) << 48 | u64::from(generation) << 50
+// Data word layout: lower bound i16 (bits 0..16, `NO_LOWER` = none), upper bound i16
+// (16..32, `NO_UPPER` = none), move u16 (32..48), depth i8 (48..56), kind of the last
+// bound stored (56..58), generation (58..64, modulo 64).
+const NO_LOWER: i16 = i16::MIN;
+const NO_UPPER: i16 = i16::MAX;
+/// Generations are stored modulo this.
+const GEN_MASK: u8 = 63;
+
+/// The unpacked data word of an entry (values as stored, relative to the node).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Data {
+    lower: i16,
+    upper: i16,
+    best: Pos,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
 }
 
-fn unpack(data: u64) -> (Value, Pos, i32, Bound, u8) {
-    let value = Value::from(data as u16 as i16);
-    let best = Pos((data >> 16) as u16);
-    let depth = i32::from((data >> 32) as u16 as i16);
-    let bound = Bound::from_bits(data >> 48);
-    let generation = ((data >> 50) & 0xFF) as u8;
-    (value, best, depth, bound, generation)
+impl Data {
+    /// One bound of `value` (mate values already made node-relative).
+    fn single(value: Value, best: Pos, depth: i32, bound: Bound, generation: u8) -> Data {
+        let v = value.clamp(-32_000, 32_000) as i16;
+        let (lower, upper) = match bound {
+            Bound::Lower => (v, NO_UPPER),
+            Bound::Upper => (NO_LOWER, v),
+            Bound::Exact => (v, v),
+            Bound::None => (NO_LOWER, NO_UPPER),
+        };
+        Data {
+            lower,
+            upper,
+            best,
+            depth,
+            bound,
+            generation,
+        }
+    }
+
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.best.0) << 32
+            | u64::from(self.depth.clamp(-128, 127) as i8 as u8) << 48
+            | (self.bound as u64) << 56
+            | u64::from(self.generation & GEN_MASK) << 58
+    }
+
+    fn unpack(w: u64) -> Data {
+        Data {
+            lower: w as u16 as i16,
+            upper: (w >> 16) as u16 as i16,
+            best: Pos((w >> 32) as u16),
+            depth: i32::from((w >> 48) as u8 as i8),
+            bound: Bound::from_bits(w >> 56),
+            generation: ((w >> 58) as u8) & GEN_MASK,
+        }
+    }
+
+    /// This entry with another bound of the same depth merged in: the tighter of two
+    /// lower (upper) bounds is kept; a bound that contradicts the new one is dropped.
+    fn merge(mut self, new: Data) -> Data {
+        match new.bound {
+            Bound::Lower => {
+                self.lower = if self.lower == NO_LOWER {
+                    new.lower
+                } else {
+                    self.lower.max(new.lower)
+                };
+                if self.upper != NO_UPPER && self.upper < self.lower {
+                    self.upper = NO_UPPER;
+                }
+            }
+            Bound::Upper => {
+                self.upper = if self.upper == NO_UPPER {
+                    new.upper
+                } else {
+                    self.upper.min(new.upper)
+                };
+                if self.lower != NO_LOWER && self.lower > self.upper {
+                    self.lower = NO_LOWER;
+                }
+            }
+            Bound::Exact | Bound::None => {
+                self.lower = new.lower;
+                self.upper = new.upper;
+            }
+        }
+        if new.best.is_some() {
+            self.best = new.best;
+        }
+        self.bound = new.bound;
+        self
+    }
 }
 
 // The search's memory of positions; one per engine, reused across moves of a game.
 /// The transposition table.
 pub struct Tt {
+    /// Keep a lower and an upper bound per entry (merged when both come from searches
+    /// of the same depth in this search), as MTD(f) needs; otherwise each store
+    /// replaces the entry's bound.
+    pub two_bounds: bool,
     words: Vec<u64>,
     buckets: usize,
     generation: u8,
@@ -122,6 +208,7 @@ impl Tt {
     pub fn new(bytes: usize) -> Tt {
         let buckets = (bytes / BUCKET_BYTES).max(1);
         Tt {
+            two_bounds: false,
             words: vec![0; buckets * WORDS],
             buckets,
             generation: 0,
@@ -165,7 +252,9 @@ impl Tt {
     pub fn resize(&mut self, bytes: usize) {
         let buckets = (bytes / BUCKET_BYTES).max(1);
         if buckets != self.buckets {
+            let two_bounds = self.two_bounds;
             *self = Tt::new(bytes);
+            self.two_bounds = two_bounds;
         }
     }
 
@@ -219,15 +308,32 @@ impl Tt {
         let stored_key = key | 1; // never 0, so an all-zero slot never matches
         for i in 0..BUCKET {
             if self.words[b + 2 * i] == stored_key {
-                let (value, best, depth, bound, _) = unpack(self.words[b + 2 * i + 1]);
-                if bound == Bound::None {
+                let d = Data::unpack(self.words[b + 2 * i + 1]);
+                if d.bound == Bound::None {
                     return None;
                 }
+                let lower = if d.lower == NO_LOWER {
+                    -VALUE_INFINITE
+                } else {
+                    value_from_tt(Value::from(d.lower), ply)
+                };
+                let upper = if d.upper == NO_UPPER {
+                    VALUE_INFINITE
+                } else {
+                    value_from_tt(Value::from(d.upper), ply)
+                };
+                let value = if d.bound == Bound::Upper {
+                    upper
+                } else {
+                    lower
+                };
                 return Some(TtHit {
-                    value: value_from_tt(value, ply),
-                    best,
-                    depth,
-                    bound,
+                    value,
+                    best: d.best,
+                    depth: d.depth,
+                    bound: d.bound,
+                    lower,
+                    upper,
                 });
             }
         }
@@ -237,34 +343,47 @@ impl Tt {
     /// Store a result for `key` found at `ply` (mate values are made ply-independent).
     /// Replaces the same key, else an empty slot, else the shallowest entry of an older
     /// search, else the shallowest entry. Keeps the old best move when `best` is none.
+    /// With [`Tt::two_bounds`], a bound from a search of the same depth in this search is
+    /// merged with the one stored.
     #[inline]
     pub fn store(&mut self, key: u64, ply: i32, value: Value, best: Pos, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let stored_key = key | 1;
+        let generation = self.generation & GEN_MASK;
+        let new = Data::single(value_to_tt(value, ply), best, depth, bound, generation);
         let mut victim = 0;
         let mut victim_score = i32::MAX;
         for i in 0..BUCKET {
             let k = self.words[b + 2 * i];
-            let (_, old_best, old_depth, old_bound, old_gen) = unpack(self.words[b + 2 * i + 1]);
+            let old = Data::unpack(self.words[b + 2 * i + 1]);
             if k == stored_key {
+                let this_search = old.generation == generation;
                 // Same position: keep a deeper exact result of this search unless this
                 // one is at least as deep or exact.
-                if old_gen == self.generation
-                    && old_depth > depth + 2
-                    && old_bound == Bound::Exact
+                if this_search
+                    && old.depth > depth + 2
+                    && old.bound == Bound::Exact
                     && bound != Bound::Exact
                 {
                     return;
                 }
-                let best = if best.is_some() { best } else { old_best };
-                self.words[b + 2 * i + 1] =
-                    pack(value_to_tt(value, ply), best, depth, bound, self.generation);
+                let data = if self.two_bounds
+                    && this_search
+                    && old.depth == depth
+                    && old.bound != Bound::None
+                {
+                    old.merge(new)
+                } else {
+                    let best = if best.is_some() { best } else { old.best };
+                    Data { best, ..new }
+                };
+                self.words[b + 2 * i + 1] = data.pack();
                 return;
             }
-            let score = if old_bound == Bound::None {
+            let score = if old.bound == Bound::None {
                 i32::MIN
             } else {
-                old_depth - if old_gen == self.generation { 0 } else { 256 }
+                old.depth - if old.generation == generation { 0 } else { 256 }
             };
             if score < victim_score {
                 victim_score = score;
@@ -272,8 +391,7 @@ impl Tt {
             }
         }
         self.words[b + 2 * victim] = stored_key;
-        self.words[b + 2 * victim + 1] =
-            pack(value_to_tt(value, ply), best, depth, bound, self.generation);
+        self.words[b + 2 * victim + 1] = new.pack();
     }
 
     /// Per-mille of the first 1000 buckets' slots used by the current search.
@@ -283,8 +401,8 @@ impl Tt {
         let mut used = 0;
         for b in 0..n {
             for i in 0..BUCKET {
-                let (_, _, _, bound, g) = unpack(self.words[b * WORDS + 2 * i + 1]);
-                if bound != Bound::None && g == self.generation {
+                let d = Data::unpack(self.words[b * WORDS + 2 * i + 1]);
+                if d.bound != Bound::None && d.generation == self.generation & GEN_MASK {
                     used += 1;
                 }
             }
@@ -305,9 +423,38 @@ mod tests {
             (-30_000, -5, Bound::Upper),
             (30_000, 120, Bound::Lower),
         ] {
-            let (v2, m2, d2, b2, g2) = unpack(pack(v, Pos::new(31, 31), d, b, 200));
-            assert_eq!((v2, m2, d2, b2, g2), (v, Pos::new(31, 31), d, b, 200));
+            let data = Data::single(v, Pos::new(31, 31), d, b, 61);
+            assert_eq!(Data::unpack(data.pack()), data);
         }
+    }
+
+    #[test]
+    fn two_bounds_of_one_depth_are_merged_and_others_replace() {
+        let mut t = Tt::new(1 << 16);
+        t.two_bounds = true;
+        let key = 0xfeed_beef_1234_5678;
+        t.store(key, 0, 40, Pos::new(2, 2), 6, Bound::Lower);
+        t.store(key, 0, 90, Pos::NONE, 6, Bound::Upper);
+        let h = t.probe(key, 0).unwrap();
+        assert_eq!((h.lower, h.upper, h.best), (40, 90, Pos::new(2, 2)));
+        // A tighter lower bound narrows; one above the upper bound drops it.
+        t.store(key, 0, 60, Pos::NONE, 6, Bound::Lower);
+        assert_eq!(t.probe(key, 0).map(|h| (h.lower, h.upper)), Some((60, 90)));
+        t.store(key, 0, 120, Pos::new(3, 3), 6, Bound::Lower);
+        let h = t.probe(key, 0).unwrap();
+        assert_eq!(
+            (h.lower, h.upper, h.best),
+            (120, VALUE_INFINITE, Pos::new(3, 3))
+        );
+        // Another depth replaces both.
+        t.store(key, 0, 10, Pos::NONE, 7, Bound::Upper);
+        let h = t.probe(key, 0).unwrap();
+        assert_eq!((h.lower, h.upper, h.depth), (-VALUE_INFINITE, 10, 7));
+        // Without two bounds, a store of the same depth replaces the bound.
+        t.two_bounds = false;
+        t.store(key, 0, 5, Pos::NONE, 7, Bound::Lower);
+        let h = t.probe(key, 0).unwrap();
+        assert_eq!((h.lower, h.upper, h.value), (5, VALUE_INFINITE, 5));
     }
 
     #[test]

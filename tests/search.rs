@@ -330,3 +330,86 @@ fn a_selfplay_match_plays_every_game_with_colours_swapped() {
     let s2 = run_match(&cfg, |_| {});
     assert_eq!(s1, s2, "node-limited matches are deterministic");
 }
+
+#[test]
+fn selfplay_reads_the_moves_column_of_both_opening_file_formats() {
+    use sente::selfplay::{openings, MatchConfig};
+    let path = std::env::temp_dir().join(format!("sente_openings_{}.txt", std::process::id()));
+    // gomocup_openings layout (moves in column 6), katagomo layout (column 8), a line of
+    // another size and an illegal line (a repeated square), which are skipped.
+    let text = "# header\n\
+        g1\t15\trenju\t3\twhite\t7,7 7,8 8,8\tsrc:1\n\
+        k1\t15\trenju\twhite\t0.5\t0.4\t0.1\t7,7 8,7 6,8 9,9 5,5\th8 i8 g7 j6 f10\n\
+        g2\t20\trenju\t3\twhite\t1,1 2,2 3,3\tsrc:2\n\
+        g3\t15\trenju\t3\twhite\t7,7 7,7 8,8\tsrc:3\n";
+    std::fs::write(&path, text).unwrap();
+    let cfg = MatchConfig {
+        a: SearchParams::default(),
+        b: SearchParams::default(),
+        games: 8,
+        ms: 0,
+        nodes: Some(1_000),
+        size: 15,
+        rule: Rule::Renju,
+        openings: Some(path.to_string_lossy().into_owned()),
+        seed: 1,
+        tt_bytes: 1 << 20,
+    };
+    let (ops, from_file) = openings(&cfg, 4);
+    std::fs::remove_file(&path).ok();
+    assert!(from_file);
+    let p = |x, y| Pos::new(x, y);
+    assert_eq!(
+        ops,
+        vec![
+            vec![p(7, 7), p(7, 8), p(8, 8)],
+            vec![p(7, 7), p(8, 7), p(6, 8), p(9, 9), p(5, 5)]
+        ]
+    );
+}
+
+#[test]
+fn late_move_reductions_grow_with_depth_and_move_index_and_spare_early_moves() {
+    use sente::search::reduction;
+    let p = SearchParams::default();
+    for d in 0..40 {
+        for i in 0..40 {
+            let r = reduction(&p, d, i);
+            if i < p.lmr_min_index || (d as i32) < p.lmr_min_depth {
+                assert_eq!(r, 0, "depth {d} index {i}");
+            }
+            assert!(r >= 0, "depth {d} index {i}: {r}");
+            assert!(reduction(&p, d + 1, i) >= r && reduction(&p, d, i + 1) >= r);
+        }
+    }
+    assert!(reduction(&p, 20, 9) >= 2, "deep late moves are reduced");
+    let off = SearchParams {
+        lmr: false,
+        ..SearchParams::default()
+    };
+    assert_eq!(reduction(&off, 20, 9), 0);
+}
+
+#[test]
+fn a_repeated_search_with_the_tt_move_first_still_blocks_a_four() {
+    // The TT move searched before generation must not bypass the forced stages: after
+    // a first search fills the table, a position where the opponent has a four is
+    // searched again and must block it.
+    for tt_first in [false, true] {
+        let params = SearchParams {
+            tt_first,
+            ..SearchParams::default()
+        };
+        // Black four (3..6, 7) open at (7, 7) only (white at (2, 7)); white to move.
+        let mut b = board(
+            15,
+            Rule::Freestyle,
+            &[(3, 7), (2, 7), (4, 7), (10, 10), (5, 7), (11, 3), (6, 7)],
+        );
+        let mut s = Searcher::new(1 << 20, params.clone());
+        for depth in [4, 6] {
+            let r = s.go(&mut b, &depth_limits(depth), None, &mut |_| {});
+            assert_eq!(r.best, Pos::new(7, 7), "tt_first {tt_first} depth {depth}");
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! driver) and the quiescence search at its leaves.
 
 use super::stack::{Frame, MAX_PLY};
-use super::Core;
+use super::{Core, LMR_TABLE};
 use crate::board::Board;
 use crate::eval::{evaluate, quick_result};
 use crate::movegen::{
@@ -62,14 +62,11 @@ impl Core {
         let tt_move = hit.map_or(Pos::NONE, |h| h.best);
         if let Some(h) = hit {
             if !pv && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.value >= beta,
-                    Bound::Upper => h.value <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return h.value;
+                if h.lower >= beta {
+                    return h.lower;
+                }
+                if h.upper <= alpha {
+                    return h.upper;
                 }
             }
         }
@@ -91,49 +88,86 @@ impl Core {
             }
         }
 
-        // Step 6. Move generation (forced stages first), then top-N.
+        // Step 5c. Internal iterative reduction: without a TT move the ordering is a
+        // guess; a shallower search is cheaper and fills the table for the next one.
+        let depth =
+            if self.params.iir_depth > 0 && depth >= self.params.iir_depth && !tt_move.is_some() {
+                depth - 1
+            } else {
+                depth
+            };
+
+        // Step 6. The TT move first, before any generation (a cutoff there, the common
+        // case, skips it): only where it is a move the generator would list first, i.e.
+        // no five to block, and against an open three only a four or a defence.
         let me = board.side_to_move();
         let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
-        let stage = {
-            let info = OrderInfo {
-                tt_move,
-                killers: cur.killers,
-                history: &self.history[me.idx()],
-                own: &self.params.order_own,
-                opp: &self.params.order_opp,
-            };
-            generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n)
-        };
-        if cur.moves.is_empty() {
-            return match stage {
-                // The five point is forbidden to us.
-                Stage::BlockFive => mated_in(ply + 2),
-                // Every defence of the three is forbidden to us.
-                Stage::DefendThree => mated_in(ply + 4),
-                Stage::All => 0,
-            };
-        }
-        let keep = if stage == Stage::All {
-            self.params.top_n
-        } else {
-            usize::MAX
-        };
-        // Moves are picked best-first inside the loop (a cutoff at the first move, the
-        // common case, then never pays for sorting the rest).
-        let n = keep.min(cur.moves.len());
+        let early_tt = self.params.tt_first
+            && tt_move.is_some()
+            && tt_move_is_listed(board, tt_move, &cur.bbox);
 
-        // Step 7. Extension of forced single replies.
-        let ext = i32::from(
-            self.params.forced_extension && stage == Stage::BlockFive && cur.moves.len() == 1,
-        );
-
-        // Step 8. The move loop.
+        // Step 7. The move loop; moves are generated (forced stages first) when the TT
+        // move did not cut, then picked best-first (sorting moves a cutoff never reaches
+        // costs time) among the top N.
         let (w, h) = (board.width(), board.height());
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;
         let mut best_move = Pos::NONE;
-        for i in 0..n {
-            let m = cur.moves.pick(i).pos;
+        let mut stage = Stage::All;
+        let mut n = usize::MAX;
+        let mut generated = false;
+        let first = usize::from(early_tt);
+        let mut ext = 0;
+        let mut i = 0;
+        loop {
+            let m = if i == 0 && early_tt {
+                tt_move
+            } else {
+                if !generated {
+                    generated = true;
+                    let info = OrderInfo {
+                        tt_move,
+                        killers: cur.killers,
+                        history: &self.history[me.idx()],
+                        own: &self.params.order_own,
+                        opp: &self.params.order_opp,
+                    };
+                    stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
+                    if cur.moves.is_empty() {
+                        return match stage {
+                            // The five point is forbidden to us.
+                            Stage::BlockFive => mated_in(ply + 2),
+                            // Every defence of the three is forbidden to us.
+                            Stage::DefendThree => mated_in(ply + 4),
+                            Stage::All => 0,
+                        };
+                    }
+                    let listed = cur.moves.len();
+                    if early_tt {
+                        cur.moves.remove(tt_move);
+                    }
+                    let keep = if stage == Stage::All {
+                        self.params.top_n
+                    } else {
+                        usize::MAX
+                    };
+                    n = keep.min(listed);
+                    // Late-move pruning near the leaves.
+                    if self.params.lmp > 0 && stage == Stage::All && depth <= 4 {
+                        n = n.min(self.params.lmp + (depth * depth) as usize);
+                    }
+                    // Extension of forced single replies.
+                    ext = i32::from(
+                        self.params.forced_extension
+                            && stage == Stage::BlockFive
+                            && cur.moves.len() == 1,
+                    );
+                }
+                if i >= n || i - first >= cur.moves.len() {
+                    break;
+                }
+                cur.moves.pick(i - first).pos
+            };
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
             let new_depth = depth - 1 + ext;
@@ -144,14 +178,15 @@ impl Core {
             let v = if i == 0 {
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
             } else {
-                let p = &self.params;
-                let r = if p.lmr
-                    && stage == Stage::All
-                    && quiet
-                    && depth >= p.lmr_min_depth
-                    && i >= p.lmr_min_index
-                {
-                    1 + i32::from(i >= 2 * p.lmr_min_index && depth >= 2 * p.lmr_min_depth)
+                let r = if stage == Stage::All {
+                    let last = LMR_TABLE - 1;
+                    let r = i32::from(self.reductions[(depth as usize).min(last)][i.min(last)]);
+                    let r = if quiet {
+                        r
+                    } else {
+                        r - self.params.lmr_tactical
+                    };
+                    r.clamp(0, new_depth)
                 } else {
                     0
                 };
@@ -182,7 +217,7 @@ impl Core {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        // Step 9. Remember what caused the cutoff.
+                        // Step 8. Remember what caused the cutoff.
                         if quiet && cur.killers[0] != m {
                             cur.killers[1] = cur.killers[0];
                             cur.killers[0] = m;
@@ -194,9 +229,10 @@ impl Core {
                     }
                 }
             }
+            i += 1;
         }
 
-        // Step 10. Store the result.
+        // Step 9. Store the result.
         let bound = if best >= beta {
             Bound::Lower
         } else if pv && best > orig_alpha {
@@ -305,4 +341,29 @@ impl Core {
         }
         best
     }
+}
+
+/// True if the generator would list `m` (a TT move) first at this node: an empty
+/// candidate square in `bbox`, no opponent five to block, against an open three a four
+/// or a defence, and not forbidden to the side to move.
+#[inline]
+fn tt_move_is_listed(board: &mut Board, m: Pos, bbox: &crate::movegen::BBox) -> bool {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if board.move_count() == 0
+        || !board.in_board(m)
+        || !board.is_empty(m)
+        || !board.is_near(m)
+        || !bbox.contains(m)
+        || board.count(opp, Pattern4::Five) > 0
+    {
+        return false;
+    }
+    if board.count(opp, Pattern4::Flex4) > 0
+        && board.pattern4(m, me) < Pattern4::Block4
+        && board.pattern4(m, opp) < Pattern4::Block4
+    {
+        return false;
+    }
+    !forbidden_for_mover(board, m)
 }

@@ -34,6 +34,22 @@ pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
 /// share (nodes per millisecond; about half what one loaded core does).
 const SOLVER_NODES_PER_MS: u64 = 500;
 
+/// Depths and move indices of the reduction table (larger ones use the last entry).
+pub const LMR_TABLE: usize = 64;
+
+/// The late-move reduction of a quiet move at move index `i` with `depth` plies left.
+#[must_use]
+pub fn reduction(p: &SearchParams, depth: usize, i: usize) -> i32 {
+    if !p.lmr || i < p.lmr_min_index || (depth as i32) < p.lmr_min_depth {
+        return 0;
+    }
+    if p.lmr_k == 0 {
+        return 1 + i32::from(i >= 2 * p.lmr_min_index && depth as i32 >= 2 * p.lmr_min_depth);
+    }
+    let l = (depth as f64).ln() * (i as f64).ln();
+    ((f64::from(p.lmr_c) + f64::from(p.lmr_k) * l) / 1000.0).max(0.0) as i32
+}
+
 /// Default transposition table size when nothing else is known (bytes).
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 
@@ -61,6 +77,8 @@ pub struct Core {
     /// Transposition table.
     pub tt: Tt,
     history: Box<[[i32; NUM_CELLS]; 2]>,
+    /// Late-move reductions by [depth][move index], from the parameters.
+    reductions: Box<[[i8; LMR_TABLE]; LMR_TABLE]>,
     nodes: u64,
     next_check: u64,
     seldepth: i32,
@@ -109,6 +127,7 @@ impl Searcher {
                 params,
                 tt: Tt::new(tt),
                 history: Box::new([[0; NUM_CELLS]; 2]),
+                reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
                 nodes: 0,
                 next_check: 0,
                 seldepth: 0,
@@ -193,6 +212,12 @@ impl Core {
         self.hard_deadline = limits.start.checked_add(limits.maximum);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
         self.tt.new_search();
+        self.tt.two_bounds = self.params.tt_two_bounds;
+        for (d, row) in self.reductions.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = reduction(&self.params, d, i).clamp(0, 100) as i8;
+            }
+        }
         for h in self.history.iter_mut() {
             for v in h.iter_mut() {
                 *v /= 2;
@@ -454,9 +479,25 @@ impl Core {
         for i in 0..root.len() {
             let m = root[i].pos;
             rest[0].bbox = cur.bbox.with(m, w, h);
+            let me = board.side_to_move();
+            let quiet = board.pattern4(m, me) < Pattern4::Flex3
+                && board.pattern4(m, me.opp()) < Pattern4::Flex3;
+            let r = if self.params.root_lmr && quiet && i > 0 {
+                let last = LMR_TABLE - 1;
+                i32::from(self.reductions[(depth as usize).min(last)][i.min(last)])
+                    .clamp(0, depth - 1)
+            } else {
+                0
+            };
             board.make(m);
             self.nodes += 1;
-            let v = if i == 0 || !pvs {
+            let v = if r > 0 {
+                let mut v = -self.search(board, rest, -alpha - 1, -alpha, depth - 1 - r, 1, false);
+                if v > alpha {
+                    v = -self.search(board, rest, -beta, -alpha, depth - 1, 1, beta - alpha > 1);
+                }
+                v
+            } else if i == 0 || !pvs {
                 -self.search(board, rest, -beta, -alpha, depth - 1, 1, beta - alpha > 1)
             } else {
                 let mut v = -self.search(board, rest, -alpha - 1, -alpha, depth - 1, 1, false);

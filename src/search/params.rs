@@ -67,6 +67,15 @@ pub struct SearchParams {
     pub lmr_min_index: usize,
     /// Reductions only at this remaining depth or more.
     pub lmr_min_depth: i32,
+    /// Logarithmic reductions: a quiet move at index `i` and depth `d` is reduced by
+    /// `(lmr_c + lmr_k · ln d · ln i) / 1000` plies (0 = the older step formula: 1 ply,
+    /// 2 from twice the minimum index and depth).
+    pub lmr_k: i32,
+    /// Constant term of the logarithmic reduction (thousandths of a ply).
+    pub lmr_c: i32,
+    /// Moves that make or stop a three (not quiet) are reduced by this many plies less
+    /// than quiet ones (a large value: never reduced).
+    pub lmr_tactical: i32,
     /// Extend a node whose only move is a forced block by one ply.
     pub forced_extension: bool,
     /// Most plies of forced blocks the quiescence search plays.
@@ -107,6 +116,19 @@ pub struct SearchParams {
     /// (0 = off), where the opponent has no immediate threat, return the static value
     /// if it beats beta by `rfp_margin` per ply left.
     pub rfp_depth: i32,
+    /// Transposition table entries keep a lower and an upper bound (see
+    /// [`crate::tt::Tt::two_bounds`]).
+    pub tt_two_bounds: bool,
+    /// Search the TT move before generating the other moves.
+    pub tt_first: bool,
+    /// Reduce late root moves like inner ones (quiet moves only).
+    pub root_lmr: bool,
+    /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
+    /// `lmp + d²` are skipped (0 = off).
+    pub lmp: usize,
+    /// Internal iterative reduction: a node of at least this depth without a TT move is
+    /// searched one ply shallower (0 = off).
+    pub iir_depth: i32,
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
     /// Evaluation weights.
@@ -126,6 +148,9 @@ impl Default for SearchParams {
             lmr: true,
             lmr_min_index: 3,
             lmr_min_depth: 3,
+            lmr_k: 1400,
+            lmr_c: 0,
+            lmr_tactical: 1,
             forced_extension: true,
             qsearch_max_ply: 12,
             check_interval: 256,
@@ -148,8 +173,13 @@ impl Default for SearchParams {
             threat_time_permille: 150,
             leaf_vcf_nodes: 0,
             leaf_vcf_plies: 21,
-            rfp_depth: 0,
+            rfp_depth: 2,
             rfp_margin: 80,
+            lmp: 0,
+            root_lmr: true,
+            tt_two_bounds: false,
+            tt_first: true,
+            iir_depth: 4,
             eval: EvalParams::default(),
         }
     }
@@ -158,10 +188,14 @@ impl Default for SearchParams {
 impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
-    /// lmr, lmr_index, lmr_depth, fext, qply, threats (on|off), root_vcf, root_vct,
+    /// lmr, lmr_index, lmr_depth, lmr_k, lmr_c,
+    /// lmr_tactical, fext, qply, threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
-    /// (reverse futility depth, 0 = off), rfp_margin.
+    /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
+    /// off), root_lmr (on|off), hist_scale,
+    /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
+    /// generation), iir (internal iterative reduction from this depth, 0 = off).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -190,6 +224,9 @@ impl SearchParams {
                 "lmr" => self.lmr = flag()?,
                 "lmr_index" => self.lmr_min_index = num()?.clamp(1, 1024) as usize,
                 "lmr_depth" => self.lmr_min_depth = num()?.clamp(1, 100) as i32,
+                "lmr_k" => self.lmr_k = num()?.clamp(0, 10_000) as i32,
+                "lmr_c" => self.lmr_c = num()?.clamp(-10_000, 10_000) as i32,
+                "lmr_tactical" => self.lmr_tactical = num()?.clamp(0, 100) as i32,
                 "fext" => self.forced_extension = flag()?,
                 "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
                 "threats" => self.threats = flag()?,
@@ -202,6 +239,13 @@ impl SearchParams {
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
                 "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
+                "root_lmr" => self.root_lmr = flag()?,
+                "tt_bounds" => self.tt_two_bounds = flag()?,
+                "tt_first" => self.tt_first = flag()?,
+                "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
+                "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
+                "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
+                "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
             }
