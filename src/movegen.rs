@@ -91,10 +91,14 @@ impl MoveList {
     #[inline]
     pub fn pick(&mut self, i: usize) -> ScoredMove {
         let s = &mut self.moves[i..self.len];
+        // One comparison per move: the score above the inverted square index.
+        let key = |m: &ScoredMove| (i64::from(m.score) << 16) | i64::from(!m.pos.0);
         let mut best = 0;
-        for j in 1..s.len() {
-            let (a, b) = (s[j], s[best]);
-            if a.score > b.score || (a.score == b.score && a.pos < b.pos) {
+        let mut best_key = key(&s[0]);
+        for (j, m) in s.iter().enumerate().skip(1) {
+            let k = key(m);
+            if k > best_key {
+                best_key = k;
                 best = j;
             }
         }
@@ -294,10 +298,13 @@ fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {
     if !bbox.any {
         return;
     }
+    let (x0, x1) = (usize::from(bbox.x0), usize::from(bbox.x1));
     for y in bbox.y0..=bbox.y1 {
-        for x in bbox.x0..=bbox.x1 {
-            let p = Pos::new(x as usize, y as usize);
-            if board.is_empty(p) && board.is_near(p) {
+        // Squares of a row are consecutive indices.
+        let row = Pos::new(x0, usize::from(y)).0;
+        for i in 0..=(x1 - x0) as u16 {
+            let p = Pos(row + i);
+            if board.is_near(p) && board.is_empty(p) {
                 f(p);
             }
         }
@@ -345,43 +352,61 @@ pub fn generate(
     let defend = board.count(opp, Pattern4::Flex4) > 0;
     let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
     let mut n_forbid = 0;
-    // First pass: cells where either colour makes a pattern (and the TT move and
-    // killers); cells with no pattern at all only if that leaves fewer than `min_fill`.
-    let mut skipped = 0usize;
-    for pass in 0..2 {
-        if pass == 1 && (defend || skipped == 0 || list.len >= min_fill) {
-            break;
+    let special = |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1];
+    let bonus = |p: Pos| {
+        if p == info.tt_move {
+            TT_MOVE_SCORE
+        } else if special(p) {
+            KILLER_SCORE
+        } else {
+            0
         }
+    };
+    let mut push = |list: &mut MoveList, p: Pos, o: Pattern4, s: i32| {
+        if renju_black && o == Pattern4::Forbid {
+            // Decide later (needs &mut Board); remember it.
+            if n_forbid == forbid_checks.len() {
+                return;
+            }
+            forbid_checks[n_forbid] = p;
+            n_forbid += 1;
+        }
+        list.push(p, s);
+    };
+    if defend {
+        // Only the cells where either colour makes a four.
         scan(board, bbox, |p| {
             let o = board.pattern4(p, me);
             let t = board.pattern4(p, opp);
-            if defend && o < Pattern4::Block4 && t < Pattern4::Block4 {
-                return;
+            if o >= Pattern4::Block4 || t >= Pattern4::Block4 {
+                let s = info.own[o as usize] + info.opp[t as usize];
+                push(list, p, o, s + info.history[p.idx()] + bonus(p));
             }
-            let base = info.own[o as usize] + info.opp[t as usize];
-            let special = p == info.tt_move || p == info.killers[0] || p == info.killers[1];
-            let plain = base == 0 && !special;
-            if plain != (pass == 1) {
-                skipped += usize::from(plain);
-                return;
-            }
-            let mut s = base + info.history[p.idx()];
-            if p == info.tt_move {
-                s += TT_MOVE_SCORE;
-            } else if special {
-                s += KILLER_SCORE;
-            }
-            if renju_black && o == Pattern4::Forbid {
-                // Decide later (needs &mut Board); remember it.
-                if n_forbid < forbid_checks.len() {
-                    forbid_checks[n_forbid] = p;
-                    n_forbid += 1;
-                } else {
-                    return;
-                }
-            }
-            list.push(p, s);
         });
+    } else {
+        // First pass: cells where either colour makes a pattern (and the TT move and
+        // killers); cells with no pattern at all only if that leaves fewer than
+        // `min_fill`.
+        let mut skipped = 0usize;
+        scan(board, bbox, |p| {
+            let o = board.pattern4(p, me);
+            let t = board.pattern4(p, opp);
+            let base = info.own[o as usize] + info.opp[t as usize];
+            if base == 0 && !special(p) {
+                skipped += 1;
+            } else {
+                push(list, p, o, base + info.history[p.idx()] + bonus(p));
+            }
+        });
+        if skipped > 0 && list.len < min_fill {
+            scan(board, bbox, |p| {
+                let o = board.pattern4(p, me);
+                let t = board.pattern4(p, opp);
+                if info.own[o as usize] + info.opp[t as usize] == 0 && !special(p) {
+                    push(list, p, o, info.history[p.idx()]);
+                }
+            });
+        }
     }
     if n_forbid > 0 {
         let mut i = 0;
