@@ -47,7 +47,12 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
 /// - it can make five now → win at `ply + 1`;
 /// - else the opponent has two or more five points → loss at `ply + 2`;
 /// - else it has a straight four / double four point and the opponent has no five
-///   point → win at `ply + 3`.
+///   point → win at `ply + 3`;
+/// - else (`win5`) it has a four-three or double-three point and the opponent has no
+///   cell where it makes a four (nor, in renju, a black `Forbid` cell, which may hide a
+///   legal four) → win at `ply + 5`: the four (or one three) is answered, the other
+///   three becomes a straight four. Not for renju black, whose follow-up may be
+///   forbidden.
 ///
 /// (Renju: black's classes already exclude forbidden shapes, and a five point of white
 /// that is forbidden to black is found by the move generator.)
@@ -57,7 +62,7 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
 /// so the last two shortcuts are off; the search decides those positions by playing.
 #[inline]
 #[must_use]
-pub fn quick_result(board: &Board, ply: i32) -> Option<Value> {
+pub fn quick_result(board: &Board, ply: i32, win5: bool) -> Option<Value> {
     let me = board.side_to_move();
     let mc = board.counts(me);
     if mc[FIVE] > 0 {
@@ -72,6 +77,12 @@ pub fn quick_result(board: &Board, ply: i32) -> Option<Value> {
     }
     if oc[FIVE] == 0 && mc[FLEX4] > 0 {
         return Some(mate_in(ply + 3));
+    }
+    if win5 && (mc[B4F3] > 0 || mc[F3X2] > 0) && oc[BLOCK4..=FIVE].iter().all(|&n| n == 0) {
+        let renju = board.rule() == Rule::Renju;
+        if !renju || (me == Color::White && oc[Pattern4::Forbid as usize] == 0) {
+            return Some(mate_in(ply + 5));
+        }
     }
     None
 }
@@ -97,7 +108,7 @@ mod tests {
     fn open_three_for_the_side_to_move_is_a_win_in_three() {
         // Black (5..7, 7) open three, white scattered, black to move.
         let b = board(&[(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)]);
-        assert_eq!(quick_result(&b, 0), Some(mate_in(3)));
+        assert_eq!(quick_result(&b, 0, true), Some(mate_in(3)));
     }
 
     #[test]
@@ -108,16 +119,72 @@ mod tests {
         let stones = [(4, 7), (2, 7), (5, 7), (0, 0), (6, 7), (14, 0)];
         let free = board_in(Rule::Freestyle, &stones);
         assert_eq!(free.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex4);
-        assert_eq!(quick_result(&free, 0), Some(mate_in(3)));
+        assert_eq!(quick_result(&free, 0, true), Some(mate_in(3)));
         for rule in [Rule::Caro8, Rule::Caro9] {
             let mut b = board_in(rule, &stones);
             assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex4);
-            assert_eq!(quick_result(&b, 0), None, "{rule:?}");
+            assert_eq!(quick_result(&b, 0, true), None, "{rule:?}");
             // After the four, white (to move) faces two five points: not lost in caro.
             b.make(Pos::new(7, 7));
             assert_eq!(b.count(Color::Black, Pattern4::Five), 2);
-            assert_eq!(quick_result(&b, 0), None, "{rule:?}");
+            assert_eq!(quick_result(&b, 0, true), None, "{rule:?}");
         }
+    }
+
+    #[test]
+    fn four_three_against_no_four_is_a_win_in_five_but_not_for_renju_black() {
+        // Black: closed three (4..6, 7) blocked by white (3,7), open two (7,8),(7,9):
+        // (7,7) is a four-three. Black to move.
+        let quiet_white = [(0, 0), (14, 14), (0, 14), (14, 0)];
+        let fours_white = [(0, 0), (1, 0), (2, 0), (14, 14)];
+        let game = |rule, white: [(usize, usize); 4]| {
+            let black = [(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)];
+            let w = [(3, 7), white[0], white[1], white[2], white[3]];
+            let moves: Vec<_> = black
+                .iter()
+                .zip(w.iter())
+                .flat_map(|(b, w)| [*b, *w])
+                .collect();
+            board_in(rule, &moves)
+        };
+        let b = game(Rule::Freestyle, quiet_white);
+        assert_eq!(
+            b.pattern4(Pos::new(7, 7), Color::Black),
+            Pattern4::Block4Flex3
+        );
+        assert_eq!(b.count(Color::Black, Pattern4::Flex4), 0);
+        assert_eq!(quick_result(&b, 2, true), Some(mate_in(7)));
+        assert_eq!(quick_result(&b, 2, false), None);
+        // White's edge three (0..2, 0) gives it a four point: no shortcut.
+        let b = game(Rule::Freestyle, fours_white);
+        assert!(b.count(Color::White, Pattern4::Block4) > 0);
+        assert_eq!(quick_result(&b, 2, true), None);
+        // Renju black: the straight-four point may turn out forbidden.
+        let b = game(Rule::Renju, quiet_white);
+        assert_eq!(
+            b.pattern4(Pos::new(7, 7), Color::Black),
+            Pattern4::Block4Flex3
+        );
+        assert_eq!(quick_result(&b, 2, true), None);
+    }
+
+    #[test]
+    fn double_three_against_no_four_is_a_win_in_five() {
+        // Black open twos (5,7),(6,7) and (7,5),(7,6): (7,7) makes two open threes
+        // (where both lines cross). White scattered, black to move.
+        let b = board(&[
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (14, 14),
+            (7, 5),
+            (0, 14),
+            (7, 6),
+            (14, 0),
+        ]);
+        assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex3x2);
+        assert_eq!(quick_result(&b, 0, true), Some(mate_in(5)));
+        assert_eq!(quick_result(&b, 0, false), None);
     }
 
     #[test]

@@ -37,7 +37,7 @@ impl Core {
         self.seldepth = self.seldepth.max(ply);
 
         // Step 2. Positions decided by the threat counts.
-        if let Some(v) = quick_result(board, ply) {
+        if let Some(v) = quick_result(board, ply, self.params.quick_win5) {
             return v;
         }
         if ply as usize >= MAX_PLY - 2 {
@@ -261,7 +261,7 @@ impl Core {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(v) = quick_result(board, ply) {
+        if let Some(v) = quick_result(board, ply, self.params.quick_win5) {
             return v;
         }
         let opp = board.side_to_move().opp();

@@ -131,6 +131,9 @@ pub struct SearchParams {
     pub iir_depth: i32,
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
+    /// Decide four-three and double-three points against an opponent without fours as
+    /// wins in 5 at every node (see [`crate::eval::quick_result`]).
+    pub quick_win5: bool,
     /// Evaluation weights.
     pub eval: EvalParams,
 }
@@ -180,6 +183,7 @@ impl Default for SearchParams {
             tt_two_bounds: false,
             tt_first: true,
             iir_depth: 4,
+            quick_win5: false,
             eval: EvalParams::default(),
         }
     }
@@ -195,7 +199,8 @@ impl SearchParams {
     /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
-    /// generation), iir (internal iterative reduction from this depth, 0 = off).
+    /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
+    /// (on|off: four-three / double-three wins in 5 from the counts).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -245,6 +250,7 @@ impl SearchParams {
                 "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
                 "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
+                "win5" => self.quick_win5 = flag()?,
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
