@@ -106,6 +106,38 @@ impl MoveList {
         s[0]
     }
 
+    /// Arrange moves `from..` so that `from..from + k` hold the best `k` of them in
+    /// [`MoveList::pick`] order (the others follow in any order): one pass with
+    /// insertion into the short sorted front, cheaper than `k` picks.
+    pub fn sort_top(&mut self, from: usize, k: usize) {
+        let end = self.len;
+        let k = k.min(end.saturating_sub(from));
+        if k == 0 {
+            return;
+        }
+        let key = |m: &ScoredMove| (i64::from(m.score) << 16) | i64::from(!m.pos.0);
+        let mut t = 0;
+        for j in from..end {
+            let m = self.moves[j];
+            let km = key(&m);
+            if t == k {
+                if km <= key(&self.moves[from + k - 1]) {
+                    continue;
+                }
+                // The front's last one goes where `m` was.
+                self.moves[j] = self.moves[from + k - 1];
+                t -= 1;
+            }
+            let mut q = from + t;
+            while q > from && key(&self.moves[q - 1]) < km {
+                self.moves[q] = self.moves[q - 1];
+                q -= 1;
+            }
+            self.moves[q] = m;
+            t += 1;
+        }
+    }
+
     /// Remove `pos` if listed (the order of the others may change; picking does not
     /// depend on it).
     pub fn remove(&mut self, pos: Pos) {
@@ -451,6 +483,40 @@ mod tests {
             b.sort_and_truncate(keep);
             let picked: Vec<ScoredMove> = (0..b.len()).map(|i| a.pick(i)).collect();
             assert_eq!(picked, b.as_slice());
+        }
+    }
+
+    #[test]
+    fn sort_top_gives_the_picking_order_of_the_best_k() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        for _ in 0..300 {
+            let n = rng.gen_range(1..60);
+            let mut a = MoveList::default();
+            let mut cells: Vec<usize> = (0..225).collect();
+            for _ in 0..n {
+                let c = cells.swap_remove(rng.gen_range(0..cells.len()));
+                a.push(Pos::new(c % 15, c / 15), rng.gen_range(-3..4));
+            }
+            let mut b = MoveList::default();
+            for m in a.as_slice() {
+                b.push(m.pos, m.score);
+            }
+            let from = rng.gen_range(0..n);
+            let k = rng.gen_range(0..15);
+            for i in 0..from {
+                a.pick(i);
+                b.pick(i);
+            }
+            b.sort_top(from, k);
+            let top = k.min(n - from);
+            let picked: Vec<ScoredMove> = (from..from + top).map(|i| a.pick(i)).collect();
+            assert_eq!(picked, &b.as_slice()[from..from + top]);
+            let mut rest_a: Vec<Pos> = a.as_slice()[from + top..].iter().map(|m| m.pos).collect();
+            let mut rest_b: Vec<Pos> = b.as_slice()[from + top..].iter().map(|m| m.pos).collect();
+            rest_a.sort();
+            rest_b.sort();
+            assert_eq!(rest_a, rest_b);
         }
     }
 

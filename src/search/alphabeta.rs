@@ -166,7 +166,16 @@ impl Core {
                 if i >= n || i - first >= cur.moves.len() {
                     break;
                 }
-                cur.moves.pick(i - first).pos
+                // The first generated move is picked (a cutoff there is common); the
+                // rest of the top N are sorted at once.
+                if i - first == 1 {
+                    cur.moves.sort_top(1, n - i);
+                }
+                if i - first >= 1 {
+                    cur.moves.get(i - first).pos
+                } else {
+                    cur.moves.pick(0).pos
+                }
             };
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;

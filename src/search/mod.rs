@@ -382,14 +382,18 @@ impl Core {
             }
             // Do not start an iteration the hard limit would cut: it would mostly be
             // lost and the reply would come at the hard limit. Its length is predicted
-            // from the growth of the last two iterations.
+            // from the growth of the last two iterations. (`partial_iterations`: unless
+            // the time would be unused anyway.)
             let this_iteration = elapsed.saturating_sub(iteration_start);
             let growth = if prev_iteration >= Duration::from_millis(2) {
                 (this_iteration.as_secs_f64() / prev_iteration.as_secs_f64()).clamp(1.5, 4.0)
             } else {
                 2.0
             };
-            if elapsed + this_iteration.mul_f64(growth) > limits.maximum {
+            let nothing_to_save = limits.optimum >= limits.maximum;
+            if elapsed + this_iteration.mul_f64(growth) > limits.maximum
+                && !(self.params.partial_iterations && nothing_to_save)
+            {
                 break;
             }
             prev_iteration = this_iteration;

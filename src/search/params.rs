@@ -131,6 +131,11 @@ pub struct SearchParams {
     pub iir_depth: i32,
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
+    /// With nothing to save for later moves (a per-move limit only: optimum = maximum),
+    /// start the next iteration even when it is predicted to end past the hard limit:
+    /// the time is otherwise unused, and a move that fails high in the unfinished
+    /// iteration replaces the best one.
+    pub partial_iterations: bool,
     /// Decide four-three and double-three points against an opponent without fours as
     /// wins in 5 at every node (see [`crate::eval::quick_result`]).
     pub quick_win5: bool,
@@ -184,6 +189,7 @@ impl Default for SearchParams {
             tt_first: true,
             iir_depth: 4,
             quick_win5: false,
+            partial_iterations: false,
             eval: EvalParams::default(),
         }
     }
@@ -200,7 +206,8 @@ impl SearchParams {
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
     /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
-    /// (on|off: four-three / double-three wins in 5 from the counts).
+    /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
+    /// start iterations predicted to end past a per-move hard limit).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -251,6 +258,7 @@ impl SearchParams {
                 "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "win5" => self.quick_win5 = flag()?,
+                "partial" => self.partial_iterations = flag()?,
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
