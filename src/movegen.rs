@@ -260,11 +260,14 @@ pub struct OrderInfo<'a> {
     pub own: &'a [i32; Pattern4::COUNT],
     /// Ordering weight of the class the opponent would make on a cell.
     pub opp: &'a [i32; Pattern4::COUNT],
+    /// Score bonus of a killer move (see [`KILLER_SCORE`]).
+    pub killer: i32,
 }
 
 /// Score given to the TT move so that it comes first and survives top-N.
 pub const TT_MOVE_SCORE: i32 = 1 << 28;
-/// Score bonus of a killer move.
+/// Score bonus of a killer move that puts it before every pattern score (the default
+/// of `SearchParams::killer_score`).
 pub const KILLER_SCORE: i32 = 1 << 20;
 
 /// True if `p` is forbidden for the side to move (renju black only; slow path only for
@@ -389,7 +392,7 @@ pub fn generate(
         if p == info.tt_move {
             TT_MOVE_SCORE
         } else if special(p) {
-            KILLER_SCORE
+            info.killer
         } else {
             0
         }

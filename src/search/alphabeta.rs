@@ -131,6 +131,7 @@ impl Core {
                         history: &self.history[me.idx()],
                         own: &self.params.order_own,
                         opp: &self.params.order_opp,
+                        killer: self.params.killer_score,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
                     if cur.moves.is_empty() {

@@ -282,6 +282,7 @@ impl Core {
                 history: &self.history[me.idx()],
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
+                killer: self.params.killer_score,
             };
             generate(
                 board,
