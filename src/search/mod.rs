@@ -164,6 +164,13 @@ impl Searcher {
         self.core.threats.resize(vcf, vct, cache);
     }
 
+    /// Only the root threat phase of a search of `board` within `limits` (for
+    /// benchmarks: its defence searches are not all counted as nodes).
+    pub fn threat_phase(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
+        self.core.reset_for_search(limits, None);
+        self.core.root_threats(board, limits)
+    }
+
     /// Bytes of the transposition table plus the threat solvers' tables.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
