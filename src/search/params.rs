@@ -211,7 +211,9 @@ impl SearchParams {
     /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
     /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
-    /// start iterations predicted to end past a per-move hard limit).
+    /// start iterations predicted to end past a per-move hard limit); evaluation:
+    /// ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
+    /// ev_tempo (see [`EvalParams`]).
     ///
     /// # Errors
     /// A message naming the first unknown key or bad value.
@@ -221,6 +223,15 @@ impl SearchParams {
                 .split_once('=')
                 .ok_or_else(|| format!("expected key=value, got {item:?}"))?;
             let num = || v.parse::<i64>().map_err(|_| format!("bad number {v:?}"));
+            // Evaluation weights: one value per `Pattern4` class, separated by '/'.
+            let weights = |v: &str| -> Result<[Value; Pattern4::COUNT], String> {
+                let w: Vec<Value> = v
+                    .split('/')
+                    .map(|x| x.parse::<Value>().map_err(|_| format!("bad weight {x:?}")))
+                    .collect::<Result<_, _>>()?;
+                w.try_into()
+                    .map_err(|_| format!("expected {} weights in {v:?}", Pattern4::COUNT))
+            };
             let flag = || match v {
                 "1" | "true" | "on" => Ok(true),
                 "0" | "false" | "off" => Ok(false),
@@ -264,11 +275,37 @@ impl SearchParams {
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "win5" => self.quick_win5 = flag()?,
                 "partial" => self.partial_iterations = flag()?,
+                "ev_own" => self.eval.own = weights(v)?,
+                "ev_opp" => self.eval.opp = weights(v)?,
+                "ev_forbid" => self.eval.forbid_for_white = num()?.clamp(-10_000, 10_000) as Value,
+                "ev_three" => self.eval.opp_three_no_four = num()?.clamp(-10_000, 10_000) as Value,
+                "ev_double" => self.eval.own_double_threat = num()?.clamp(-10_000, 10_000) as Value,
+                "ev_tempo" => self.eval.tempo = num()?.clamp(-10_000, 10_000) as Value,
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apply_sets_evaluation_weights_and_rejects_a_wrong_count() {
+        let mut p = SearchParams::default();
+        p.apply("ev_own=0/0/1/2/3/4/5/6/7/8/9/10/11/12,ev_three=77,killer=5")
+            .unwrap();
+        assert_eq!(p.eval.own, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(p.eval.opp, EvalParams::default().opp);
+        assert_eq!(p.eval.opp_three_no_four, 77);
+        assert_eq!(p.killer_score, 5);
+        let before = p.clone();
+        assert!(p.apply("ev_opp=1/2/3").is_err());
+        assert!(p.apply("ev_opp=0/0/1/2/3/4/5/6/7/8/9/10/11/x").is_err());
+        assert_eq!(p.eval, before.eval);
     }
 }
