@@ -548,11 +548,19 @@ const CODE_PATTERN: [Pattern; 8] = [
 /// Size of the joint code table (power of two, so an index can be masked; the largest
 /// rule, caro, needs 100 × 100 entries).
 const JOINT_SIZE: usize = 1 << 14;
-/// The flag bits of a colour's 16-bit class index that mark a non-empty cell (see
-/// [`HotTables::class16`]).
-pub const NOT_EMPTY: u16 = 0xF000;
-/// Entries of one colour's 16-bit class table.
-const CLASS16_SIZE: usize = 1 << 16;
+/// Bit of a colour's class field (see [`HotTables::onehot`]) set for a non-empty cell.
+pub const NOT_EMPTY: u32 = 1 << 13;
+/// Values of a colour's class field: bit 0 clear, the four direction codes in bits
+/// 1..13 (direction d in bits 1+3d..4+3d), [`NOT_EMPTY`] in bit 13.
+pub const FIELD_SIZE: usize = 1 << 14;
+/// Shift of the colour's codes within the joint table's entries (and of the class field
+/// within a packed pair of fields): black's field at bit 0, white's at bit 18.
+pub const FIELD_SHIFT: [u32; 2] = [0, 18];
+
+/// Sixteen byte lanes with a one in the lane of a class ([`HotTables::onehot`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(16))]
+pub struct OneHot(pub [u8; 16]);
 
 /// All lookup tables of one rule.
 ///
@@ -566,10 +574,10 @@ const CLASS16_SIZE: usize = 1 << 16;
 /// classes that give the same codes for both colours with every other half
 /// (56 to 100 per half, depending on the rule), so that
 /// `joint[joint_halves[key & 0x3FF] + joint_halves[1024 + (key >> 10)]]` gives both
-/// colours' codes at once.
+/// colours' codes at once, each at the place of direction 0 in its class field.
 ///
-/// Combined classes: each colour's four direction codes (direction d in bits 3d..3d+3)
-/// index that colour's part of `class16`, whose entries are the class times 16.
+/// Combined classes: each colour's class field (its four direction codes and a non-empty
+/// flag) indexes that colour's part of `class` and of `onehot`.
 pub struct RuleTables {
     /// Rule these tables are for.
     pub rule: Rule,
@@ -583,15 +591,19 @@ pub struct RuleTables {
 pub struct HotTables {
     /// Left half: its class times the number of right classes; then right half: its class.
     joint_halves: [u16; 2048],
-    /// Per pair of half classes: black's code in bits 0..3, white's in bits 16..19.
+    /// Per pair of half classes: black's code in bits 1..4, white's in bits 19..22.
     joint: [u32; JOINT_SIZE],
-    /// Black's table, then white's: see [`HotTables::class16`].
-    class16: [u8; 2 * CLASS16_SIZE],
+    /// Per colour and even class field: the class as a one-hot vector (zero for a
+    /// non-empty cell). One more entry at the end, so that any field below
+    /// [`FIELD_SIZE`] reads inside the table.
+    onehot: [OneHot; FIELD_SIZE + 1],
+    /// Black's table, then white's: the class of each class field.
+    class: [u8; 2 * FIELD_SIZE],
 }
 
 impl HotTables {
-    /// Combination codes ([`combo_code`]) of a line key: black's in bits 0..3, white's
-    /// in bits 16..19.
+    /// Combination codes ([`combo_code`]) of a line key: black's in bits 1..4, white's
+    /// in bits 19..22 (direction 0 of each class field).
     #[inline(always)]
     #[must_use]
     pub fn codes(&self, key: u32) -> u32 {
@@ -610,14 +622,64 @@ impl HotTables {
         self.joint[usize::from(l + r) & (JOINT_SIZE - 1)]
     }
 
-    /// The combined class of colour index `c` (0 black, 1 white), times 16, from a
-    /// 16-bit index: the four direction codes (direction d in bits 3d..3d+3) and, in the
-    /// bits [`NOT_EMPTY`], zero for an empty cell; any other value there gives 0
-    /// ([`Pattern4::None`]).
+    /// The combined class of colour index `c` (0 black, 1 white) from its class field
+    /// (the four direction codes and [`NOT_EMPTY`]; higher bits are ignored).
     #[inline(always)]
     #[must_use]
-    pub fn class16(&self, c: usize, index: u16) -> u8 {
-        self.class16[(c & 1) << 16 | usize::from(index)]
+    pub fn class(&self, c: usize, field: u32) -> Pattern4 {
+        let i = ((c & 1) * FIELD_SIZE) | (field as usize & (FIELD_SIZE - 1));
+        Pattern4::from_u8(self.class[i])
+    }
+
+    /// The class of colour index `c` as a one-hot vector, from an even class field
+    /// below [`FIELD_SIZE`] (as [`HotTables::onehot_b`], for either colour; checked).
+    #[must_use]
+    pub fn onehot(&self, c: usize, field: u32) -> &OneHot {
+        assert!(
+            field.is_multiple_of(2) && (field as usize) < FIELD_SIZE,
+            "field {field:#x}"
+        );
+        &self.onehot[(c & 1) * FIELD_SIZE / 2 + field as usize / 2]
+    }
+
+    /// Black's one-hot class vector of the class fields `fields` (black's in bits 0..14;
+    /// higher bits ignored, bit 0 must be clear, as in every packed cell state).
+    #[inline(always)]
+    #[must_use]
+    pub fn onehot_b(&self, fields: u64) -> &OneHot {
+        let field = fields as usize & (FIELD_SIZE - 1);
+        debug_assert_eq!(field % 2, 0);
+        // SAFETY: `field` < FIELD_SIZE, so the entry at byte `8 * field` lies inside the
+        // table (it has an extra entry); the field is even (every class field the board
+        // stores is: see `FIELD_SHIFT`), so it is one of the aligned entries.
+        unsafe {
+            &*self
+                .onehot
+                .as_ptr()
+                .cast::<u8>()
+                .add(8 * field)
+                .cast::<OneHot>()
+        }
+    }
+
+    /// White's one-hot class vector of the class fields `fields` (white's in bits
+    /// 18..32; higher bits ignored, bit 18 must be clear).
+    #[inline(always)]
+    #[must_use]
+    pub fn onehot_w(&self, fields: u64) -> &OneHot {
+        let field = (fields as u32 >> FIELD_SHIFT[1]) as usize;
+        debug_assert_eq!(field % 2, 0);
+        // SAFETY: as in `onehot_b`: a 14-bit field, even by construction; white's half of
+        // the table starts `FIELD_SIZE / 2` entries in.
+        unsafe {
+            &*self
+                .onehot
+                .as_ptr()
+                .add(FIELD_SIZE / 2)
+                .cast::<u8>()
+                .add(8 * field)
+                .cast::<OneHot>()
+        }
     }
 }
 
@@ -653,18 +715,28 @@ impl RuleTables {
             let base = white_base as usize;
             pat[base..base + white.len()].copy_from_slice(&white);
         }
-        let mut hot = Box::new(HotTables {
-            joint_halves: [0; 2048],
-            joint: [0; JOINT_SIZE],
-            class16: [0; 2 * CLASS16_SIZE],
-        });
+        // SAFETY: every field of `HotTables` is an array of integers (or of `OneHot`, an
+        // array of bytes), for which all zero bits are a valid value. (Built on the heap:
+        // the tables are too large for a thread's stack in debug builds.)
+        let mut hot: Box<HotTables> = unsafe { Box::new_zeroed().assume_init() };
         build_joint(rule, &halves, &pat, &mut hot);
-        let class16 = &mut hot.class16;
         for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
             for codes in 0..1usize << CODE_BITS {
                 let pats: [Pattern; 4] =
                     std::array::from_fn(|d| CODE_PATTERN[(codes >> (3 * d)) & 7]);
-                class16[ci * CLASS16_SIZE + codes] = (combine4(pats, color, rule) as u8) << 4;
+                let class = combine4(pats, color, rule) as u8;
+                // Every field of these codes with a clear flag (bit 0 may be set in
+                // fields that the board never stores); the flagged fields stay zero.
+                for low in 0..2 {
+                    hot.class[ci * FIELD_SIZE + (codes << 1 | low)] = class;
+                }
+                hot.onehot[ci * FIELD_SIZE / 2 + codes].0[usize::from(class)] = 1;
+            }
+            // A non-empty cell counts as class `None`, which the board's count deltas
+            // cancel out (it enters and leaves the lane of `None` alike).
+            for codes in 0..1usize << CODE_BITS {
+                hot.onehot[ci * FIELD_SIZE / 2 + (usize::from(NOT_EMPTY as u16) >> 1) + codes].0
+                    [0] = 1;
             }
         }
         RuleTables {
@@ -707,7 +779,8 @@ impl RuleTables {
     #[inline]
     #[must_use]
     pub fn codes(&self, key: u32) -> u32 {
-        self.hot().codes(key)
+        let j = self.hot().codes(key);
+        (j >> 1) & 7 | ((j >> (FIELD_SHIFT[1] + 1)) & 7) << 16
     }
 
     /// Directional pattern of `color` for a line key.
@@ -722,8 +795,7 @@ impl RuleTables {
     #[inline]
     #[must_use]
     pub fn combo(&self, c: usize, codes: u32) -> Pattern4 {
-        let index = (codes & ((1 << CODE_BITS) - 1)) as u16;
-        Pattern4::from_u8(self.hot().class16(c, index) >> 4)
+        self.hot().class(c, (codes & ((1 << CODE_BITS) - 1)) << 1)
     }
 }
 
@@ -746,8 +818,9 @@ fn build_joint(rule: Rule, halves: &[u32; 2048], pat: &[u8; PAT_SIZE], hot: &mut
     let strict = rule == Rule::Renju;
     let codes_of = |l: u32, r: u32| {
         let p = pair_patterns(halves, pat, l | r << 10);
-        u32::from(combo_code(Pattern::from_u8(p as u8), strict))
-            | u32::from(combo_code(Pattern::from_u8((p >> 16) as u8), false)) << 16
+        u32::from(combo_code(Pattern::from_u8(p as u8), strict)) << (FIELD_SHIFT[0] + 1)
+            | u32::from(combo_code(Pattern::from_u8((p >> 16) as u8), false))
+                << (FIELD_SHIFT[1] + 1)
     };
     // One representative half key per distinct pair of half states, per side.
     let reps = |side: usize| {
@@ -988,14 +1061,41 @@ mod tests {
     }
 
     #[test]
-    fn class_index_of_a_non_empty_cell_is_none_whatever_its_codes() {
+    fn class_field_of_a_non_empty_cell_is_none_whatever_its_codes() {
         for rule in Rule::ALL {
             let hot = RuleTables::get(rule).hot();
             for c in 0..2 {
                 // Some codes do give a class (a five in one direction)...
-                assert_ne!(hot.class16(c, 7), 0, "{rule:?}");
-                for codes in 0..1u16 << CODE_BITS {
-                    assert_eq!(hot.class16(c, NOT_EMPTY | codes), 0, "{rule:?} {codes:#x}");
+                assert_ne!(hot.class(c, 7 << 1), Pattern4::None, "{rule:?}");
+                for codes in 0..1u32 << CODE_BITS {
+                    let field = NOT_EMPTY | codes << 1;
+                    assert_eq!(hot.class(c, field), Pattern4::None, "{rule:?} {codes:#x}");
+                    assert_eq!(hot.onehot(c, field).0, one_hot(0), "{rule:?} {codes:#x}");
+                }
+            }
+        }
+    }
+
+    fn one_hot(class: usize) -> [u8; 16] {
+        std::array::from_fn(|i| u8::from(i == class))
+    }
+
+    #[test]
+    fn one_hot_class_vectors_agree_with_the_class_table() {
+        for rule in Rule::ALL {
+            let hot = RuleTables::get(rule).hot();
+            for c in 0..2 {
+                for field in (0..FIELD_SIZE as u32).step_by(2) {
+                    let want = one_hot(hot.class(c, field) as usize);
+                    assert_eq!(hot.onehot(c, field).0, want, "{rule:?} {field:#x}");
+                    // The hot-path readers of packed fields give the same vectors.
+                    let packed = u64::from(field) << FIELD_SHIFT[c] | 0xAB << 32;
+                    let fast = if c == 0 {
+                        hot.onehot_b(packed)
+                    } else {
+                        hot.onehot_w(packed)
+                    };
+                    assert_eq!(fast.0, want, "{rule:?} {field:#x}");
                 }
             }
         }
