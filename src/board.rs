@@ -7,7 +7,8 @@
 //! ([`Board::assert_consistent`] does that and compares).
 
 use crate::pattern::{
-    key_shift, HotTables, Pattern, Pattern4, RuleTables, FIELD_SHIFT, FIELD_SIZE, HALF, NOT_EMPTY,
+    key_shift, spread, HotTables, Pattern, Pattern4, RuleTables, DIR_SHIFT, FIELD_BITS,
+    FIELD_SHIFT, FIELD_SIZE, HALF,
 };
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
@@ -23,35 +24,34 @@ const STENCIL: usize = 4 * 10 + 1;
 /// Bit position of the cell content in [`Slot::st`].
 const ST_CELL: u32 = 32;
 /// The combination codes of both colours in [`Slot::st`].
-const ST_CODES: u64 = 0x1FFE << FIELD_SHIFT[0] | 0x1FFE << FIELD_SHIFT[1];
-/// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class field.
-const ST_FLAGS: u64 = (NOT_EMPTY as u64) << FIELD_SHIFT[0] | (NOT_EMPTY as u64) << FIELD_SHIFT[1];
-/// The codes of direction 0 of both colours in [`Slot::st`] (direction d: shifted by 3d).
-const ST_DIR0: u64 = 0b1110 << FIELD_SHIFT[0] | 0b1110 << FIELD_SHIFT[1];
-const _: () = assert!(ST_CODES & ST_FLAGS == 0 && (ST_CODES | ST_FLAGS) >> ST_CELL == 0);
+const ST_CODES: u64 = (FIELD_BITS as u64) << FIELD_SHIFT[0] | (FIELD_BITS as u64) << FIELD_SHIFT[1];
+/// The codes of direction 0 of both colours in [`Slot::st`] (direction d: shifted by
+/// [`DIR_SHIFT`]`[d]`).
+const ST_DIR0: u64 = (spread(7) as u64) << FIELD_SHIFT[0] | (spread(7) as u64) << FIELD_SHIFT[1];
+const _: () = assert!(ST_CODES >> ST_CELL == 0 && FIELD_SHIFT[1] == 16 && FIELD_SIZE == 1 << 16);
 
 /// Everything the board keeps about one cell but its lines: 8 bytes, read and written
 /// as one word (a move touches one word per neighbour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(transparent)]
 struct Slot {
-    /// Packed state: black's class field (bit 0 clear, its combination codes
-    /// [`crate::pattern::combo_code`], direction d in bits 1+3d..4+3d, then the
-    /// [`NOT_EMPTY`] flag, set unless the cell is empty) in bits 0..14, white's in bits
-    /// 18..32, both kept for every on-board cell; the [`Cell`] in bits 32..40. The fields
-    /// index the colours' tables ([`HotTables::class`], and [`HotTables::onehot_b`] and
-    /// [`HotTables::onehot_w`] straight from the packed state; the flag gives `None`).
-    /// The classes themselves are not stored: a move looks them up before and after
-    /// changing the codes, which costs fewer operations than keeping them.
+    /// Packed state: black's class field (its combination codes
+    /// [`crate::pattern::combo_code`], see [`FIELD_SIZE`]) in bits 0..16,
+    /// white's in bits 16..32, kept for every empty cell of the board and zero for any
+    /// other cell (class `None`); the [`Cell`] in bits 32..40. The fields index the
+    /// colours' tables ([`HotTables::class`], and [`HotTables::onehot_b`] and
+    /// [`HotTables::onehot_w`] straight from the packed state). The classes themselves
+    /// are not stored: a move looks them up before and after changing the codes, which
+    /// costs fewer operations than keeping them.
     ///
-    /// No other bit is ever set: the one-hot lookups rely on the clear bits 0 and 18.
+    /// No other bit is ever set: the one-hot lookups rely on the clear bits 0 and 16.
     st: u64,
 }
 
 impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
-        st: (Cell::Wall as u64) << ST_CELL | ST_FLAGS,
+        st: (Cell::Wall as u64) << ST_CELL,
     };
 
     /// The content.
@@ -65,11 +65,15 @@ impl Slot {
         }
     }
 
-    /// Replace the content (and the flags).
+    /// Replace the content (the codes of a cell that is not empty are zero).
     #[inline(always)]
     fn set_cell(&mut self, v: Cell) {
-        let flags = if v == Cell::Empty { 0 } else { ST_FLAGS };
-        self.st = (self.st & !(0xFF << ST_CELL | ST_FLAGS)) | (v as u64) << ST_CELL | flags;
+        let codes = if v == Cell::Empty {
+            self.st & ST_CODES
+        } else {
+            0
+        };
+        self.st = codes | (v as u64) << ST_CELL;
     }
 
     /// The class field (see [`HotTables::class`]) of colour index `c`.
@@ -144,7 +148,8 @@ fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
 }
 
 /// The left and right half lines of the cell `j` positions from the window's centre
-/// (|j| <= 5), in the layout of a line key's low and high 10 bits.
+/// (|j| <= 5), in the layout of a line key's low and high 10 bits; the left one is
+/// followed by the cell itself (bits 10..12, see [`HotTables::codes_of_halves`]).
 #[inline(always)]
 const fn halves_at(w: u64, j: i32) -> (u64, u64) {
     (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
@@ -458,8 +463,9 @@ fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
 /// The update visits every on-board cell of the stencil (4 lines × 8 or 10 neighbours)
 /// the same way, without branches on their contents: the content of a neighbour is
 /// unpredictable, and the branch on it (and on whether its patterns changed)
-/// mispredicted about 15 times per move. Non-empty cells get their codes updated too and
-/// keep the class `None`. Cells off the board are skipped (a branch on the square, not
+/// mispredicted about 15 times per move. Non-empty cells get their codes "updated" too:
+/// the joint table gives zero codes for a cell that is not empty, so that they stay zero
+/// (class `None`, the one-hot vector of which enters and leaves the deltas alike). Cells off the board are skipped (a branch on the square, not
 /// on the position: in random 15×15 middle games, 7 of the 32 neighbours are off the
 /// board); their state never changes, and only their records are written.
 struct Update<'a> {
@@ -512,8 +518,8 @@ impl Update<'_> {
         if !on_board {
             return;
         }
-        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << (3 * D);
-        let st = (old & !(ST_DIR0 << (3 * D))) | codes;
+        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << DIR_SHIFT[D];
+        let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) | codes;
         slot.st = st;
         // A non-empty cell's flags make both classes `None`.
         let t = self.tables;
@@ -930,7 +936,7 @@ impl Board {
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
-        centre.st = (old & !(0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
+        centre.st = u64::from(V) << ST_CELL;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
         up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
@@ -1104,19 +1110,14 @@ impl Board {
         for i in 0..NUM_CELLS {
             let cell = self.s[i].cell();
             let mut st = (cell as u64) << ST_CELL;
-            if cell != Cell::Empty {
-                st |= ST_FLAGS;
-            }
-            // Codes for every on-board cell; the empty ones count their classes.
+            // Codes for every empty cell (only on the board), which count their classes.
             // (From keys read off the cells, not the line words: an independent check
             // of the words' layout.)
-            if self.in_board(Pos(i as u16)) {
+            if cell == Cell::Empty {
                 for d in 0..4 {
                     let key = self.window_key(Pos(i as u16), Dir::ALL[d]);
-                    st |= u64::from(self.tables.hot().codes(key)) << (3 * d);
+                    st |= u64::from(self.tables.hot().codes(key)) << DIR_SHIFT[d];
                 }
-            }
-            if cell == Cell::Empty {
                 for c in 0..2 {
                     let p4 = self.tables.hot().class(c, Slot { st }.field(c));
                     counts[c][p4 as usize] += 1;
@@ -1194,7 +1195,7 @@ impl Board {
             let (mine, theirs) = (self.s[i].st, fresh.s[i].st);
             // The one-hot lookups read straight from the packed state.
             assert_eq!(
-                mine & !(ST_CODES | ST_FLAGS | 3 << ST_CELL),
+                mine & !(ST_CODES | 3 << ST_CELL),
                 0,
                 "stray bits in the state of {:?}",
                 Pos(i as u16)
@@ -1214,10 +1215,10 @@ impl Board {
                 );
             }
             if on_board {
-                // Codes are kept for stones and blocked squares too.
+                // Codes are kept for empty squares and zero for the others.
                 assert_eq!(
-                    mine & (ST_CODES | ST_FLAGS),
-                    theirs & (ST_CODES | ST_FLAGS),
+                    mine & ST_CODES,
+                    theirs & ST_CODES,
                     "codes of {:?}",
                     Pos(i as u16)
                 );
