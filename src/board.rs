@@ -6,7 +6,10 @@
 //! Every incremental structure can be rebuilt from the cells alone
 //! ([`Board::assert_consistent`] does that and compares).
 
-use crate::pattern::{key_shift, HotTables, Pattern, Pattern4, RuleTables, HALF, NOT_EMPTY};
+use crate::pattern::{
+    key_shift, spread, HotTables, Pattern, Pattern4, RuleTables, DIR_SHIFT, FIELD_BITS,
+    FIELD_SHIFT, FIELD_SIZE, HALF,
+};
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
 
@@ -21,29 +24,34 @@ const STENCIL: usize = 4 * 10 + 1;
 /// Bit position of the cell content in [`Slot::st`].
 const ST_CELL: u32 = 32;
 /// The combination codes of both colours in [`Slot::st`].
-const ST_CODES: u64 = 0x0FFF_0FFF;
-/// The flags in [`Slot::st`] that mark a non-empty cell in both colours' class index.
-const ST_FLAGS: u64 = NOT_EMPTY as u64 * 0x1_0001;
+const ST_CODES: u64 = (FIELD_BITS as u64) << FIELD_SHIFT[0] | (FIELD_BITS as u64) << FIELD_SHIFT[1];
+/// The codes of direction 0 of both colours in [`Slot::st`] (direction d: shifted by
+/// [`DIR_SHIFT`]`[d]`).
+const ST_DIR0: u64 = (spread(7) as u64) << FIELD_SHIFT[0] | (spread(7) as u64) << FIELD_SHIFT[1];
+const _: () = assert!(ST_CODES >> ST_CELL == 0 && FIELD_SHIFT[1] == 16 && FIELD_SIZE == 1 << 16);
 
 /// Everything the board keeps about one cell but its lines: 8 bytes, read and written
 /// as one word (a move touches one word per neighbour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(transparent)]
 struct Slot {
-    /// Packed state: black's combination codes ([`crate::pattern::combo_code`],
-    /// direction d in bits 3d..3d+3) in bits 0..12, white's in bits 16..28, both kept
-    /// for every on-board cell, each followed by the [`NOT_EMPTY`] flags (set unless the
-    /// cell is empty), so that each 16-bit half is directly the colour's index into
-    /// [`HotTables::class16`] (which gives `None` for a non-empty cell); the [`Cell`] in
-    /// bits 32..40. The classes themselves are not stored: a move looks them up before
-    /// and after changing the codes, which costs fewer operations than keeping them.
+    /// Packed state: black's class field (its combination codes
+    /// [`crate::pattern::combo_code`], see [`FIELD_SIZE`]) in bits 0..16,
+    /// white's in bits 16..32, kept for every empty cell of the board and zero for any
+    /// other cell (class `None`); the [`Cell`] in bits 32..40. The fields index the
+    /// colours' tables ([`HotTables::class`], and [`HotTables::onehot_b`] and
+    /// [`HotTables::onehot_w`] straight from the packed state). The classes themselves
+    /// are not stored: a move looks them up before and after changing the codes, which
+    /// costs fewer operations than keeping them.
+    ///
+    /// No other bit is ever set: the one-hot lookups rely on the clear bits 0 and 16.
     st: u64,
 }
 
 impl Slot {
     /// An off-board cell with nothing computed yet.
     const WALL: Slot = Slot {
-        st: (Cell::Wall as u64) << ST_CELL | ST_FLAGS,
+        st: (Cell::Wall as u64) << ST_CELL,
     };
 
     /// The content.
@@ -57,17 +65,21 @@ impl Slot {
         }
     }
 
-    /// Replace the content (and the flags).
+    /// Replace the content (the codes of a cell that is not empty are zero).
     #[inline(always)]
     fn set_cell(&mut self, v: Cell) {
-        let flags = if v == Cell::Empty { 0 } else { ST_FLAGS };
-        self.st = (self.st & !(0xFF << ST_CELL | ST_FLAGS)) | (v as u64) << ST_CELL | flags;
+        let codes = if v == Cell::Empty {
+            self.st & ST_CODES
+        } else {
+            0
+        };
+        self.st = codes | (v as u64) << ST_CELL;
     }
 
-    /// The class index (see [`HotTables::class16`]) of colour index `c`.
+    /// The class field (see [`HotTables::class`]) of colour index `c`.
     #[inline(always)]
-    fn index(&self, c: usize) -> u16 {
-        (self.st >> (16 * (c & 1))) as u16
+    fn field(&self, c: usize) -> u32 {
+        (self.st as u32 >> FIELD_SHIFT[c & 1]) & (FIELD_SIZE as u32 - 1)
     }
 }
 
@@ -136,7 +148,8 @@ fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
 }
 
 /// The left and right half lines of the cell `j` positions from the window's centre
-/// (|j| <= 5), in the layout of a line key's low and high 10 bits.
+/// (|j| <= 5), in the layout of a line key's low and high 10 bits; the left one is
+/// followed by the cell itself (bits 10..12, see [`HotTables::codes_of_halves`]).
 #[inline(always)]
 const fn halves_at(w: u64, j: i32) -> (u64, u64) {
     (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
@@ -340,53 +353,28 @@ const NEAR_LEN: usize = NUM_CELLS + 8;
 /// deltas cost no general-purpose registers.
 #[cfg(target_arch = "x86_64")]
 mod lanes {
+    use crate::pattern::OneHot;
     use core::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi8,
-        _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_load_si128,
+        _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
+        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
     pub struct Lanes(__m128i);
 
-    /// `ONE_HOT[class]`: one in the lane of the class.
-    static ONE_HOT: [Lanes; 16] = {
-        let mut t = [Lanes::ZERO; 16];
-        let mut i = 0;
-        while i < 16 {
-            t[i] = Lanes::one(i);
-            i += 1;
-        }
-        t
-    };
-
     impl Lanes {
         /// Every lane at zero.
-        pub const ZERO: Lanes = Lanes::from_bytes([0; 16]);
+        // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
+        pub const ZERO: Lanes =
+            Lanes(unsafe { core::mem::transmute::<[u8; 16], __m128i>([0; 16]) });
 
-        const fn from_bytes(b: [u8; 16]) -> Lanes {
-            // SAFETY: `__m128i` is 16 bytes without invalid bit patterns.
-            Lanes(unsafe { core::mem::transmute::<[u8; 16], __m128i>(b) })
-        }
-
-        /// Lane `i` at one, the others at zero.
-        pub const fn one(i: usize) -> Lanes {
-            let mut b = [0u8; 16];
-            b[i] = 1;
-            Lanes::from_bytes(b)
-        }
-
-        /// `self` plus one in the lane of class `c16 / 16`. `c16` must be a multiple of
-        /// 16 (as every class byte of the board is: the class times 16).
+        /// `self` plus `v`, lane by lane.
         #[inline(always)]
-        pub fn add_x16(self, c16: u8) -> Lanes {
-            debug_assert_eq!(c16 % 16, 0);
-            // SAFETY: a multiple of 16 below 256 is the byte offset of one of the 16
-            // aligned entries of `ONE_HOT`; SSE2 is part of the x86-64 baseline.
-            Lanes(unsafe {
-                let entry = ONE_HOT.as_ptr().cast::<u8>().add(usize::from(c16));
-                _mm_add_epi8(self.0, entry.cast::<__m128i>().read())
-            })
+        pub fn add(self, v: &OneHot) -> Lanes {
+            // SAFETY: `OneHot` is 16 bytes aligned to 16; SSE2 is part of the x86-64
+            // baseline.
+            Lanes(unsafe { _mm_add_epi8(self.0, _mm_load_si128(v.0.as_ptr().cast())) })
         }
 
         /// `to` = `from` plus each lane of `plus` less the same lane of `minus`.
@@ -424,6 +412,8 @@ mod lanes {
 /// the two).
 #[cfg(any(test, not(target_arch = "x86_64")))]
 mod lanes_u128 {
+    use crate::pattern::OneHot;
+
     #[derive(Clone, Copy)]
     pub struct Lanes(u128);
 
@@ -431,9 +421,8 @@ mod lanes_u128 {
         pub const ZERO: Lanes = Lanes(0);
 
         #[inline(always)]
-        pub fn add_x16(self, c16: u8) -> Lanes {
-            debug_assert_eq!(c16 % 16, 0);
-            Lanes(self.0.wrapping_add(1u128 << (c16 >> 1)))
+        pub fn add(self, v: &OneHot) -> Lanes {
+            Lanes(self.0.wrapping_add(u128::from_le_bytes(v.0)))
         }
 
         #[inline(always)]
@@ -474,8 +463,9 @@ fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
 /// The update visits every on-board cell of the stencil (4 lines × 8 or 10 neighbours)
 /// the same way, without branches on their contents: the content of a neighbour is
 /// unpredictable, and the branch on it (and on whether its patterns changed)
-/// mispredicted about 15 times per move. Non-empty cells get their codes updated too and
-/// keep the class `None`. Cells off the board are skipped (a branch on the square, not
+/// mispredicted about 15 times per move. Non-empty cells get their codes "updated" too:
+/// the joint table gives zero codes for a cell that is not empty, so that they stay zero
+/// (class `None`, the one-hot vector of which enters and leaves the deltas alike). Cells off the board are skipped (a branch on the square, not
 /// on the position: in random 15×15 middle games, 7 of the 32 neighbours are off the
 /// board); their state never changes, and only their records are written.
 struct Update<'a> {
@@ -528,18 +518,15 @@ impl Update<'_> {
         if !on_board {
             return;
         }
-        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << (3 * D);
-        let st = (old & !(0x0007_0007 << (3 * D))) | codes;
+        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << DIR_SHIFT[D];
+        let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) | codes;
         slot.st = st;
         // A non-empty cell's flags make both classes `None`.
-        let old_b = self.tables.class16(0, old as u16);
-        let old_w = self.tables.class16(1, (old >> 16) as u16);
-        let b = self.tables.class16(0, st as u16);
-        let w = self.tables.class16(1, (st >> 16) as u16);
-        self.plus[0] = self.plus[0].add_x16(b);
-        self.minus[0] = self.minus[0].add_x16(old_b);
-        self.plus[1] = self.plus[1].add_x16(w);
-        self.minus[1] = self.minus[1].add_x16(old_w);
+        let t = self.tables;
+        self.plus[0] = self.plus[0].add(t.onehot_b(st));
+        self.minus[0] = self.minus[0].add(t.onehot_b(old));
+        self.plus[1] = self.plus[1].add(t.onehot_w(st));
+        self.minus[1] = self.minus[1].add(t.onehot_w(old));
     }
 }
 
@@ -777,8 +764,8 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern4(&self, p: Pos, c: Color) -> Pattern4 {
-        let index = self.s[p.idx()].index(c.idx());
-        Pattern4::from_u8(self.tables.hot().class16(c.idx(), index) >> 4)
+        let field = self.s[p.idx()].field(c.idx());
+        self.tables.hot().class(c.idx(), field)
     }
 
     /// How many empty squares have class `p4` for `c`.
@@ -949,11 +936,11 @@ impl Board {
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
-        centre.st = (old & !(0xFF << ST_CELL)) | u64::from(V) << ST_CELL | ST_FLAGS;
+        centre.st = u64::from(V) << ST_CELL;
         up.saved[STENCIL - 1] = old;
         // The cell leaves the counts.
-        up.minus[0] = up.minus[0].add_x16(up.tables.class16(0, old as u16));
-        up.minus[1] = up.minus[1].add_x16(up.tables.class16(1, (old >> 16) as u16));
+        up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
+        up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
         let at = &LINE_OF[p.idx()];
         let lines = &mut self.lines;
         macro_rules! dirs {
@@ -1123,21 +1110,16 @@ impl Board {
         for i in 0..NUM_CELLS {
             let cell = self.s[i].cell();
             let mut st = (cell as u64) << ST_CELL;
-            if cell != Cell::Empty {
-                st |= ST_FLAGS;
-            }
-            // Codes for every on-board cell; the empty ones count their classes.
+            // Codes for every empty cell (only on the board), which count their classes.
             // (From keys read off the cells, not the line words: an independent check
             // of the words' layout.)
-            if self.in_board(Pos(i as u16)) {
+            if cell == Cell::Empty {
                 for d in 0..4 {
                     let key = self.window_key(Pos(i as u16), Dir::ALL[d]);
-                    st |= u64::from(self.tables.codes(key)) << (3 * d);
+                    st |= u64::from(self.tables.hot().codes(key)) << DIR_SHIFT[d];
                 }
-            }
-            if cell == Cell::Empty {
                 for c in 0..2 {
-                    let p4 = self.tables.combo(c, (st >> (16 * c)) as u32);
+                    let p4 = self.tables.hot().class(c, Slot { st }.field(c));
                     counts[c][p4 as usize] += 1;
                 }
             }
@@ -1211,6 +1193,13 @@ impl Board {
         for i in 0..NUM_CELLS {
             let on_board = self.in_board(Pos(i as u16));
             let (mine, theirs) = (self.s[i].st, fresh.s[i].st);
+            // The one-hot lookups read straight from the packed state.
+            assert_eq!(
+                mine & !(ST_CODES | 3 << ST_CELL),
+                0,
+                "stray bits in the state of {:?}",
+                Pos(i as u16)
+            );
             assert_eq!(
                 mine >> ST_CELL,
                 theirs >> ST_CELL,
@@ -1226,10 +1215,10 @@ impl Board {
                 );
             }
             if on_board {
-                // Codes are kept for stones and blocked squares too.
+                // Codes are kept for empty squares and zero for the others.
                 assert_eq!(
-                    mine & (ST_CODES | ST_FLAGS),
-                    theirs & (ST_CODES | ST_FLAGS),
+                    mine & ST_CODES,
+                    theirs & ST_CODES,
                     "codes of {:?}",
                     Pos(i as u16)
                 );
@@ -1281,7 +1270,12 @@ impl fmt::Display for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::OneHot;
     use rand::{Rng, SeedableRng};
+
+    fn one_hot(class: usize) -> OneHot {
+        OneHot(std::array::from_fn(|i| u8::from(i == class)))
+    }
 
     /// The count deltas of random moves (at most 41 class changes per colour, as in one
     /// move) through the vector lanes and through plain integers agree.
@@ -1299,16 +1293,16 @@ mod tests {
             let (mut pplus, mut pminus) = (lanes_u128::Lanes::ZERO, lanes_u128::Lanes::ZERO);
             for _ in 0..rng.gen_range(0..=41) {
                 let old = rng.gen_range(0..Pattern4::COUNT);
-                minus = minus.add_x16(16 * old as u8);
-                pminus = pminus.add_x16(16 * old as u8);
+                minus = minus.add(&one_hot(old));
+                pminus = pminus.add(&one_hot(old));
                 want[old] -= 1;
                 if rng.gen_bool(0.1) {
                     // The cell leaves the counts (as the stone's own cell does).
                     continue;
                 }
                 let new = rng.gen_range(0..Pattern4::COUNT);
-                plus = plus.add_x16(16 * new as u8);
-                pplus = pplus.add_x16(16 * new as u8);
+                plus = plus.add(&one_hot(new));
+                pplus = pplus.add(&one_hot(new));
                 want[new] += 1;
             }
             let (mut sum, mut portable_sum) = ([0; 16], [0; 16]);
