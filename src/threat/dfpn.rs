@@ -14,6 +14,11 @@
 //! forbidden-point rule, every empty square; a defence after which the line still works
 //! (replayed move by move) or a new VCF exists is refuted at once and stored as proven.
 //!
+//! Simulation: an OR node met for the first time whose analog is proven by a move (the
+//! same path without the last counter-four exchange, or with the defence that led here
+//! replaced by the sibling defence proven last) first tries to follow the analog's proof
+//! ([`Dfpn::simulate_or`]), checking every step on the real position.
+//!
 //! Proof and disproof numbers live in a fixed-size table (no allocation per node; the
 //! children of the nodes on the current path sit in one reused stack). A proof records
 //! its length in plies and is used only where that fits the remaining ply budget; a
@@ -55,6 +60,9 @@ const PASS_VCF_NODES: u64 = 2_000;
 const MAX_PASS_LVL: u8 = 6;
 /// `best` of a node proven by the inner VCF solver.
 const BEST_VCF: u16 = u16::MAX;
+/// Node budget of a simulation: half the work of the analog's proof, within these.
+const SIM_MIN_NODES: u64 = 2_000;
+const SIM_MAX_NODES: u64 = 200_000;
 
 /// One table slot of the df-pn search.
 ///
@@ -78,7 +86,8 @@ struct Entry {
     /// so that revisits skip the question.
     vcf_rem: i16,
     /// AND node whose pass test ran out of budget: how often (the next test gets
-    /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes).
+    /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes). OR node: 1 once a simulation of an
+    /// analog's proof was tried here.
     pass_lvl: u8,
 }
 
@@ -183,6 +192,16 @@ pub(crate) struct Dfpn {
     pub(crate) line: Vec<Pos>,
     /// Attacking moves on the current path from the root.
     path: Vec<Pos>,
+    /// Hash difference between the current position and its analog, 0 if none: the
+    /// same path with the last counter-four exchange (defender four, attacker block)
+    /// left out, or with the defence that led here replaced by the sibling defence
+    /// proven last, whichever came later on the path. [`Dfpn::simulate_or`] tries to
+    /// replay the analog's proof.
+    delta: u64,
+    /// Hash of the defender's counter-four that the current (forced) OR node answers.
+    pending: u64,
+    /// Node count at which the current simulation gives up.
+    sim_end: u64,
 }
 
 impl Dfpn {
@@ -206,6 +225,9 @@ impl Dfpn {
             stamp: 0,
             line: Vec::with_capacity(256),
             path: Vec::with_capacity(1024),
+            delta: 0,
+            pending: 0,
+            sim_end: 0,
         }
     }
 
@@ -240,6 +262,8 @@ impl Dfpn {
         self.children.clear();
         self.lines.clear();
         self.path.clear();
+        self.delta = 0;
+        self.pending = 0;
         let rem = max_plies.clamp(0, i32::from(i16::MAX) - 1);
         if rem < 1 {
             return ThreatResult::NoWin;
@@ -399,7 +423,7 @@ impl Dfpn {
         } else {
             self.expand_and(board, a, rem, stop, vcf)
         };
-        let (mut worst, worst_pos, vcf_rem) = match expanded {
+        let (mut worst, worst_pos, vcf_rem, lvl) = match expanded {
             Expanded::Known(v) => {
                 self.children.truncate(base);
                 self.lines.truncate(line_base);
@@ -428,7 +452,8 @@ impl Dfpn {
                 worst,
                 worst_pos,
                 vcf_rem,
-            } => (worst, worst_pos, vcf_rem),
+                lvl,
+            } => (worst, worst_pos, vcf_rem, lvl),
         };
         if self.aborted {
             // A partial expansion proves nothing (the root answers Unknown).
@@ -443,6 +468,8 @@ impl Dfpn {
         let end = self.children.len();
         let c = a.opp();
         let mover = if or { a } else { c };
+        // AND node: the last child proven, whose proof the next ones try to follow.
+        let mut sib = Pos::NONE;
         let result = loop {
             // Combine the children: OR takes the smallest proof number and sums the
             // disproof numbers, AND the other way round.
@@ -520,14 +547,32 @@ impl Dfpn {
                 )
             };
             self.place(board, ch.pos, mover);
+            let (delta, pending) = (self.delta, self.pending);
             if or {
                 self.path.push(ch.pos);
+                if pending != 0 {
+                    self.delta = pending ^ HASH.stone(a, ch.pos);
+                }
+                self.pending = 0;
+            } else {
+                if sib.is_some() {
+                    self.delta = HASH.stone(c, ch.pos) ^ HASH.stone(c, sib);
+                }
+                self.pending = if board.count(c, Pattern4::Five) > 0 {
+                    HASH.stone(c, ch.pos)
+                } else {
+                    0
+                };
             }
             let v = self.mid(board, a, !or, rem - 1, cth_pn, cth_dn, stop, vcf);
+            (self.delta, self.pending) = (delta, pending);
             if or {
                 self.path.pop();
             }
             self.lift(board, ch.pos, mover);
+            if !or && v.pn == 0 {
+                sib = ch.pos;
+            }
             let slot = &mut self.children[best];
             slot.pn = v.pn;
             slot.dn = v.dn;
@@ -541,7 +586,7 @@ impl Dfpn {
             let w = self.stats.nodes - start_nodes;
             // Keep the work of earlier visits in the priority.
             let prev = self.tt.probe(self.key).map_or(0, |e| u64::from(e.work));
-            self.store(v, rem, best, w + prev, vcf_rem, 0);
+            self.store(v, rem, best, w + prev, vcf_rem, lvl);
         }
         self.children.truncate(base);
         self.lines.truncate(line_base);
@@ -583,11 +628,13 @@ impl Dfpn {
             return Expanded::Done(Self::proven(1), p);
         }
         let mut vcf_known = false;
+        let mut sim_tried = 0u8;
         if let Some((v, e)) = self.lookup(rem) {
             if v.pn == 0 || v.dn == 0 {
                 return Expanded::Known(v);
             }
             vcf_known = i32::from(e.vcf_rem) >= rem;
+            sim_tried = e.pass_lvl;
         }
         // A win needs at least a four, its block and the five.
         if rem < 3 {
@@ -604,6 +651,7 @@ impl Dfpn {
                 worst: 0,
                 worst_pos: 0,
                 vcf_rem: 0,
+                lvl: 0,
             };
         }
         if !vcf_known {
@@ -616,6 +664,23 @@ impl Dfpn {
         // A three, its defence, a four, its block and the five: five plies at least.
         if rem < 5 || self.aborted {
             return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        if sim_tried == 0 && self.delta != 0 {
+            let analog = self.lookup_key(self.key ^ self.delta, rem);
+            if let Some((v, e)) = analog {
+                if v.pn == 0 && e.best != BEST_VCF && e.best != 0 {
+                    sim_tried = 1;
+                    let budget = (u64::from(e.work) / 2).clamp(SIM_MIN_NODES, SIM_MAX_NODES);
+                    self.sim_end = self.stats.nodes + budget;
+                    let delta = self.delta;
+                    if let Some(plies) = self.simulate_or(board, a, rem, delta, stop, vcf) {
+                        return Expanded::Known(Self::proven(i32::from(plies)));
+                    }
+                    if self.aborted {
+                        return Expanded::Done(Self::DISPROVEN, 0);
+                    }
+                }
+            }
         }
         self.ranked.clear();
         // Threats near the attacker's previous move come first (the board's last move
@@ -667,6 +732,7 @@ impl Dfpn {
             worst: 0,
             worst_pos: 0,
             vcf_rem: rem as i16,
+            lvl: sim_tried,
         }
     }
 
@@ -700,6 +766,7 @@ impl Dfpn {
                     worst: 0,
                     worst_pos: 0,
                     vcf_rem: 0,
+                    lvl: 0,
                 };
             }
             Reply::Free => {}
@@ -904,7 +971,148 @@ impl Dfpn {
             worst,
             worst_pos,
             vcf_rem: 0,
+            lvl: 0,
         }
+    }
+
+    /// Prove the current OR node (attacker `a` to move, `rem` plies) by following the
+    /// proof of its analog, the position whose hash differs by `delta` (a counter-four
+    /// exchange the analog lacks): the analog's winning move, then every defence the
+    /// real generator gives (each by its own analog), VCF leaves by the inner solver.
+    /// Every step is checked on the real position, so a success is a proof like any
+    /// other (stored in the table); `None` when a step fails or `sim_end` is reached.
+    fn simulate_or(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        delta: u64,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> Option<i16> {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.aborted || self.stats.nodes >= self.sim_end {
+            return None;
+        }
+        if board.count(a, Pattern4::Five) > 0 {
+            return Some(1);
+        }
+        if let Some((v, _)) = self.lookup(rem) {
+            if v.pn == 0 {
+                return Some(v.plies);
+            }
+            if v.dn == 0 {
+                return None;
+            }
+        }
+        if rem < 3 {
+            return None;
+        }
+        let d = a.opp();
+        let nd = board.count(d, Pattern4::Five);
+        let m = if nd > 0 {
+            let p = find_five(board, &self.squares, d)?;
+            if nd >= 2 || !legal_for(board, p, a) {
+                return None;
+            }
+            p
+        } else {
+            let (v, e) = self.lookup_key(self.key ^ delta, rem)?;
+            if v.pn != 0 || e.best == 0 {
+                return None;
+            }
+            if e.best == BEST_VCF {
+                // An unfinished look here is no loss of exactness: the search asks again.
+                let inexact = self.inexact;
+                let r = self.vcf(board, a, rem, INNER_VCF_NODES, stop, vcf);
+                self.inexact = inexact;
+                if let ThreatResult::Win { plies, .. } = r {
+                    let v = Self::proven(plies);
+                    self.store(v, rem, BEST_VCF, 1, rem as i16, 1);
+                    return Some(v.plies);
+                }
+                return None;
+            }
+            let m = Pos(e.best);
+            if !board.is_empty(m) || !legal_for(board, m, a) {
+                return None;
+            }
+            m
+        };
+        self.place(board, m, a);
+        let r = self.simulate_and(board, a, rem - 1, delta, stop, vcf);
+        self.lift(board, m, a);
+        let plies = r? + 1;
+        self.store(Self::proven(i32::from(plies)), rem, m.0, 1, 0, 1);
+        Some(plies)
+    }
+
+    /// The AND-node half of [`Dfpn::simulate_or`] (defender to move after `a`'s move).
+    fn simulate_and(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        rem: i32,
+        delta: u64,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> Option<i16> {
+        self.stats.nodes += 1;
+        let d = a.opp();
+        let base = self.children.len();
+        let line_base = self.lines.len();
+        let expanded = self.expand_and(board, a, rem, stop, vcf);
+        let (mut worst, mut stub) = match expanded {
+            Expanded::Known(v) | Expanded::Done(v, _) => {
+                self.children.truncate(base);
+                self.lines.truncate(line_base);
+                if v.pn == 0 {
+                    if let Expanded::Done(v, best) = expanded {
+                        self.store(v, rem, best, 1, 0, 0);
+                    }
+                    return Some(v.plies);
+                }
+                return None;
+            }
+            Expanded::Retry(..) => {
+                self.children.truncate(base);
+                self.lines.truncate(line_base);
+                return None;
+            }
+            Expanded::Children {
+                worst, worst_pos, ..
+            } => (worst, worst_pos),
+        };
+        let end = self.children.len();
+        let mut ok = !self.aborted;
+        for i in base..end {
+            if !ok {
+                break;
+            }
+            let y = self.children[i].pos;
+            self.place(board, y, d);
+            let r = self.simulate_or(board, a, rem - 1, delta, stop, vcf);
+            self.lift(board, y, d);
+            match r {
+                Some(p) if p > worst => {
+                    worst = p;
+                    stub = y.0;
+                }
+                Some(_) => {}
+                None => ok = false,
+            }
+        }
+        self.children.truncate(base);
+        self.lines.truncate(line_base);
+        if !ok {
+            return None;
+        }
+        let plies = worst + 1;
+        self.store(Self::proven(i32::from(plies)), rem, stub, 1, 0, 0);
+        Some(plies)
     }
 
     /// True if a defender stone on the empty square `c` certainly leaves the current AND
@@ -1038,5 +1246,7 @@ enum Expanded {
         worst: i16,
         worst_pos: u16,
         vcf_rem: i16,
+        /// To store as the entry's `pass_lvl`.
+        lvl: u8,
     },
 }
