@@ -936,11 +936,14 @@ impl Dfpn {
                     } else {
                         // A real candidate: its own expansion asks for a new VCF first.
                         // A counter-four is usually answered and the threat stands.
-                        Value {
+                        // Stored, so that revisits of this node skip the quick look.
+                        let v = Value {
                             pn: if four { 1 } else { UNIT },
                             dn: UNIT,
                             plies: 0,
-                        }
+                        };
+                        self.store(v, rem - 1, 0, 0, 0, 0);
+                        v
                     };
                     self.lift(board, c, d);
                     v
