@@ -6,11 +6,12 @@ mod threat_support;
 use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
+use sente::threat::dfpn::{SHORTCUTS_VERIFIED, VERIFY_SHORTCUT};
 use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
 use sente::types::{Color, Pos, Rule};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use threat_support::{diagram, quintet_cases, verify_win};
 
 static NO_STOP: AtomicBool = AtomicBool::new(false);
@@ -192,6 +193,24 @@ fn quintet_vct_cases_never_claim_a_disproven_win_by_the_other_searches() {
             assert!(!r.is_win(), "{}: claimed {r:?}", case.name);
         }
     }
+}
+
+#[test]
+fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
+    // Every defence that the df-pn search counts as refuted without a replay (the line
+    // provably still works) is replayed here too; a wrong verdict panics in the solver.
+    VERIFY_SHORTCUT.store(true, Ordering::Relaxed);
+    let before = SHORTCUTS_VERIFIED.load(Ordering::Relaxed);
+    let mut colours = [false; 2];
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let a = b.side_to_move();
+        colours[a.idx()] = true;
+        let mut s = VctSolver::new(1 << 22);
+        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
+    }
+    assert_eq!(colours, [true, true], "both colours attack");
+    assert!(SHORTCUTS_VERIFIED.load(Ordering::Relaxed) > before + 1000);
 }
 
 #[test]

@@ -621,12 +621,16 @@ fn is_threat_forbid(board: &mut Board, p: Pos, a: Color) -> bool {
 }
 
 /// What a replayed VCF line relied on.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct ReplayFlags {
     /// Renju: a black attacking move on a forbid-class square (legal only by the exact
     /// false-three rule), or a win because black's block was forbidden. Stones far from
     /// the line can change those verdicts, so every square must be tried as a defence.
     pub(crate) relies_on_renju: bool,
+    /// The attacker's five points after the line's last move (the first 8).
+    pub(crate) fives: [Pos; 8],
+    /// How many of `fives` are set.
+    pub(crate) n_fives: usize,
 }
 
 /// Replay the VCF line `line` (attacker moves with the defender's forced replies) of
@@ -637,7 +641,11 @@ pub(crate) struct ReplayFlags {
 pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<ReplayFlags> {
     let d = a.opp();
     let mut placed: Vec<Pos> = Vec::with_capacity(line.len() + 2);
-    let mut flags = ReplayFlags::default();
+    let mut flags = ReplayFlags {
+        relies_on_renju: false,
+        fives: [Pos::NONE; 8],
+        n_fives: 0,
+    };
     let mut i = 0;
     let ok = loop {
         if board.count(a, Pattern4::Five) > 0 {
@@ -669,6 +677,8 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
             Reply::Lost => {
                 // One five point and still lost: black's block is forbidden.
                 flags.relies_on_renju |= n5 == 1;
+                flags.fives = fives;
+                flags.n_fives = n5;
                 break true;
             }
             Reply::Forced(f) => f,
