@@ -79,10 +79,13 @@ pub struct MoveTimes {
     pub total_ms: u64,
     /// Longest thinking time, ms.
     pub max_ms: u64,
+    /// Moves that took longer than the per-move limit (`turn_ms`, when set), measured
+    /// by the arbiter from sending the command to reading the move, without tolerance.
+    pub over_turn: u64,
 }
 
 impl MatchSummary {
-    fn add(&mut self, rec: GameRecord, pending: &mut HashMap<usize, f64>) {
+    fn add(&mut self, rec: GameRecord, pending: &mut HashMap<usize, f64>, turn_ms: u64) {
         let s = rec.engine1_score();
         if s == 1.0 {
             self.wld.wins += 1;
@@ -107,6 +110,9 @@ impl MatchSummary {
             t.moves += 1;
             t.total_ms += m.ms;
             t.max_ms = t.max_ms.max(m.ms);
+            if turn_ms > 0 && m.ms > turn_ms {
+                t.over_turn += 1;
+            }
         }
         self.records.push(rec);
     }
@@ -246,7 +252,7 @@ fn collect_results(
         if let Some(dir) = &cfg.out_dir {
             save_records(dir, &rec)?;
         }
-        summary.add(rec, &mut pending);
+        summary.add(rec, &mut pending, cfg.game.turn_ms);
         let last = summary.records.last().expect("just added");
         let line = progress_line(last, cfg.games, summary, &e1);
         writeln!(out, "{line}")?;
@@ -330,8 +336,8 @@ pub fn summary_text(cfg: &MatchConfig, sum: &MatchSummary) -> String {
     for (e, t) in cfg.engines.iter().zip(&sum.times) {
         let avg = t.total_ms.checked_div(t.moves).unwrap_or(0);
         s += &format!(
-            "Time {}: {} moves, average {avg} ms, longest {} ms\n",
-            e.name, t.moves, t.max_ms
+            "Time {}: {} moves, average {avg} ms, longest {} ms, {} over the turn limit\n",
+            e.name, t.moves, t.max_ms, t.over_turn
         );
     }
     s += &format!(
@@ -394,9 +400,9 @@ mod tests {
         let mut sum = MatchSummary::default();
         let mut pending = HashMap::new();
         // Game 1: engine 1 black, black wins. Game 2 (same pair): engine 1 white, black wins.
-        sum.add(rec(1, true, Outcome::BlackWins), &mut pending);
+        sum.add(rec(1, true, Outcome::BlackWins), &mut pending, 25);
         assert_eq!(sum.penta, [0; 5]);
-        sum.add(rec(2, false, Outcome::BlackWins), &mut pending);
+        sum.add(rec(2, false, Outcome::BlackWins), &mut pending, 25);
         assert_eq!(
             sum.wld,
             Wld {
@@ -412,15 +418,19 @@ mod tests {
             moves: 4,
             total_ms: 100,
             max_ms: 40,
+            // 30 and 40 ms are over the 25 ms turn limit.
+            over_turn: 2,
         };
         assert_eq!(sum.times, [expect, expect]);
-        sum.add(rec(3, false, Outcome::Draw), &mut pending);
+        sum.add(rec(3, false, Outcome::Draw), &mut pending, 0);
         assert_eq!(
             sum.times[0],
             MoveTimes {
                 moves: 6,
                 total_ms: 140,
-                max_ms: 40
+                max_ms: 40,
+                // The third game had no turn limit: nothing more is over it.
+                over_turn: 2,
             }
         );
         assert_eq!(
@@ -428,7 +438,8 @@ mod tests {
             MoveTimes {
                 moves: 6,
                 total_ms: 160,
-                max_ms: 40
+                max_ms: 40,
+                over_turn: 2,
             }
         );
         assert_eq!(sum.wld.draws, 1);
