@@ -41,6 +41,8 @@ pub static VERIFY_SHORTCUT: AtomicBool = AtomicBool::new(false);
 /// Verdicts checked while [`VERIFY_SHORTCUT`] was set.
 pub static SHORTCUTS_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
+/// Difference between a position's key and the key of its inner VCF question.
+const VCF_KEY: u64 = 0x51A7_E5C0_FFEE_0001;
 /// "Infinite" proof or disproof number.
 const INF: u32 = 1 << 28;
 /// Initial proof and disproof number of an unexpanded node of the common kind (smaller
@@ -117,6 +119,14 @@ impl Table {
 
     fn clear(&mut self) {
         self.slots.fill(Entry::default());
+    }
+
+    /// Prefetch the bucket of `key` (both cache lines of its 128 bytes).
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        let b = key as usize & self.mask;
+        super::tt::prefetch(&self.slots[b]);
+        super::tt::prefetch(&self.slots[b + BUCKET - 1]);
     }
 
     #[inline]
@@ -315,7 +325,7 @@ impl Dfpn {
             .node_limit
             .saturating_sub(self.stats.nodes)
             .clamp(1, budget);
-        let key = self.key ^ 0x51A7_E5C0_FFEE_0001;
+        let key = self.key ^ VCF_KEY;
         let r = vcf.solve_keyed(board, a, plies, left, stop, key);
         self.stats.nodes += vcf.stats().nodes;
         if r == ThreatResult::Unknown {
@@ -712,6 +722,9 @@ impl Dfpn {
             self.ranked.push((rank * 16 + dist, p));
         }
         self.ranked.sort_unstable();
+        for &(_, p) in &self.ranked {
+            self.tt.prefetch(self.key ^ HASH.stone(a, p));
+        }
         for i in 0..self.ranked.len() {
             let (r, p) = self.ranked[i];
             // Expected number of defences: one for a four, a few for a three, more for
@@ -876,6 +889,12 @@ impl Dfpn {
             }
         }
         let t2 = self.lines.len();
+        // The table probes below miss the cache; issued together, the misses overlap.
+        for i in t1..t2 {
+            let k = self.key ^ HASH.stone(d, self.lines[i]);
+            self.tt.prefetch(k);
+            vcf.prefetch(k ^ VCF_KEY);
+        }
         let mut worst = pass_plies as i16;
         let mut worst_pos = 0u16;
         for i in t1..t2 {
