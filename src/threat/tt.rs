@@ -59,6 +59,13 @@ impl Tt {
         self.slots.fill(TtEntry::default());
     }
 
+    /// Ask the memory system for the slot of `key` ahead of a [`Tt::probe`] (a hint
+    /// only: the caller probes several positions and their cache misses overlap).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[key as usize & self.mask]);
+    }
+
     /// The entry for `key`, if stored.
     #[inline]
     #[must_use]
@@ -105,6 +112,20 @@ impl Tt {
             total: total.clamp(0, i16::MAX as i32) as i16,
         };
     }
+}
+
+/// Prefetch the cache line holding `x` (no effect on other targets than x86_64).
+#[inline]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it never faults and has no effect on
+        // memory; SSE is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 #[cfg(test)]

@@ -100,6 +100,13 @@ impl VcfSolver {
         self.solve_keyed(board, attacker, max_plies, node_limit, stop, key)
     }
 
+    /// Prefetch the table slot of the position `key` (as given to
+    /// [`VcfSolver::solve_keyed`]) ahead of a call.
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        self.tt.prefetch(key);
+    }
+
     /// [`VcfSolver::solve`] for a board carrying look-ahead stones placed by another
     /// solver: `key` must identify the position (stones and attacker), since the board's
     /// own key does not see such stones.
@@ -296,8 +303,10 @@ impl VcfSolver {
                 Node::Win(3)
             }
             Reply::Forced(f) => {
-                board.place(f, d);
                 self.key ^= HASH.stone(d, f);
+                // The child's table probe misses the cache: start it before the move.
+                self.tt.prefetch(self.key);
+                board.place(f, d);
                 let r = self.attack(board, a, depth - 1, m, stop);
                 board.lift(f);
                 self.key ^= HASH.stone(d, f);
