@@ -173,20 +173,22 @@ type Counts = [[u32; LANES]; 2];
 /// look-ahead stones) on the board, so the top frame's are the current counts and
 /// unmake restores them by popping; and what unmake needs to take back the `i + 1`-th
 /// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
-/// fixed stencil order (the stone's own cell last). Line words are not saved: unmake
-/// clears the stone's cell in them again.
+/// fixed stencil order (the stone's own cell last), and the four line words through it
+/// as they were before (copied back whole: cheaper than clearing the stone's bits).
 ///
-/// Aligned to cache lines (512 bytes), so that the counts are exactly two lines.
+/// Aligned to cache lines, so that the counts are exactly two lines.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Frame {
     counts: Counts,
+    lines: [Line; 4],
     saved: [u64; STENCIL],
 }
 
 impl Frame {
     const EMPTY: Frame = Frame {
         counts: [[0; LANES]; 2],
+        lines: [[0; 2]; 4],
         saved: [0; STENCIL],
     };
 }
@@ -344,6 +346,9 @@ const NEAR_ROWS: [u64; 7] = near_rows();
 /// Length of the near-count array: every cell, plus room for an 8-byte access at the
 /// last index.
 const NEAR_LEN: usize = NUM_CELLS + 8;
+/// Bytes from the first to past the last near count one stone's stencil rows touch
+/// (7 rows of 8 bytes, `STRIDE` apart).
+const NEAR_SPAN: usize = 6 * STRIDE + 8;
 
 /// Count changes of one colour over one move, a byte lane per class, kept as two sums:
 /// the cells that entered each class and the cells that left it. A move changes at most
@@ -947,6 +952,7 @@ impl Board {
             ($($d:literal)*) => {$(
                 let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
                 let line = lines[l];
+                frame.lines[$d] = line;
                 let (half, bit) = line_half(&mut lines[l], s);
                 *half |= u64::from(V) << bit;
                 up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
@@ -984,9 +990,7 @@ impl Board {
         un.w[REACH].st = frame.saved[STENCIL - 1];
         let at = &LINE_OF[p.idx()];
         for d in 0..4 {
-            let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
-            let (half, bit) = line_half(&mut self.lines[l], s);
-            *half &= !(3 << bit);
+            self.lines[usize::from(at[2 * d])] = frame.lines[d];
         }
     }
 
@@ -1006,11 +1010,17 @@ impl Board {
     /// never carry or borrow between cells.
     #[inline]
     fn add_near(&mut self, p: Pos, add: bool) {
-        // In range for on-board p: the stencil reaches 3 < PAD cells out.
+        // The stencil reaches 3 < PAD cells out of an on-board p, so its rows lie inside
+        // the array: one slice for all of them (one bounds check), constant offsets
+        // within it.
         let first = p.idx().wrapping_sub(3 * STRIDE + 3);
+        debug_assert!(self.in_board(p) && first + NEAR_SPAN <= NEAR_LEN);
+        // SAFETY: `p` is on the board (the callers' contract, checked in debug builds),
+        // so `first` >= (PAD - 3) * (STRIDE + 1) and the span ends inside the array.
+        let rows = unsafe { &mut *self.near.as_mut_ptr().add(first).cast::<[u8; NEAR_SPAN]>() };
         for (r, &mask) in NEAR_ROWS.iter().enumerate() {
-            let o = first.wrapping_add(r * STRIDE) & (NUM_CELLS - 1);
-            let bytes: &mut [u8; 8] = (&mut self.near[o..o + 8]).try_into().expect("8");
+            let o = r * STRIDE;
+            let bytes: &mut [u8; 8] = (&mut rows[o..o + 8]).try_into().expect("8");
             let v = u64::from_le_bytes(*bytes);
             let v = if add {
                 v.wrapping_add(mask)
