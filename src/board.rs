@@ -343,12 +343,15 @@ const fn near_rows() -> [u64; 7] {
 
 const NEAR_ROWS: [u64; 7] = near_rows();
 
-/// Length of the near-count array: every cell, plus room for an 8-byte access at the
-/// last index.
-const NEAR_LEN: usize = NUM_CELLS + 8;
+/// Where the near count of cell index 0 sits: the first cell of the stencil of any cell
+/// index (3 rows and 3 columns back) falls at or after the start of the array.
+const NEAR_OFF: usize = 3 * STRIDE + 3;
 /// Bytes from the first to past the last near count one stone's stencil rows touch
-/// (7 rows of 8 bytes, `STRIDE` apart).
+/// (7 rows of 8 bytes, `STRIDE` apart), starting at the stone's index.
 const NEAR_SPAN: usize = 6 * STRIDE + 8;
+/// Length of the near-count array: the stencil rows of every cell index fit, so that a
+/// move needs neither index masks nor bounds checks (the index is below `NUM_CELLS`).
+const NEAR_LEN: usize = NUM_CELLS + NEAR_SPAN;
 
 /// Count changes of one colour over one move, a byte lane per class, kept as two sums:
 /// the cells that entered each class and the cells that left it. A move changes at most
@@ -799,7 +802,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_near(&self, p: Pos) -> bool {
-        self.near[p.idx()] > 0
+        self.near[NEAR_OFF + p.idx()] > 0
     }
 
     // ----- moves -----
@@ -1010,14 +1013,12 @@ impl Board {
     /// never carry or borrow between cells.
     #[inline]
     fn add_near(&mut self, p: Pos, add: bool) {
-        // The stencil reaches 3 < PAD cells out of an on-board p, so its rows lie inside
-        // the array: one slice for all of them (one bounds check), constant offsets
-        // within it.
-        let first = p.idx().wrapping_sub(3 * STRIDE + 3);
-        debug_assert!(self.in_board(p) && first + NEAR_SPAN <= NEAR_LEN);
-        // SAFETY: `p` is on the board (the callers' contract, checked in debug builds),
-        // so `first` >= (PAD - 3) * (STRIDE + 1) and the span ends inside the array.
-        let rows = unsafe { &mut *self.near.as_mut_ptr().add(first).cast::<[u8; NEAR_SPAN]>() };
+        // The stencil's rows start at `p.idx()` (see `NEAR_OFF`): one slice for all of
+        // them, constant offsets within it.
+        let first = p.idx();
+        let rows: &mut [u8; NEAR_SPAN] = (&mut self.near[first..first + NEAR_SPAN])
+            .try_into()
+            .expect("span");
         for (r, &mask) in NEAR_ROWS.iter().enumerate() {
             let o = r * STRIDE;
             let bytes: &mut [u8; 8] = (&mut rows[o..o + 8]).try_into().expect("8");
@@ -1141,7 +1142,7 @@ impl Board {
             let base = self.history[j].idx() as i32;
             for &(dx, dy) in &NEAR {
                 let q = (base + dy * STRIDE as i32 + dx) as usize & (NUM_CELLS - 1);
-                self.near[q] += 1;
+                self.near[NEAR_OFF + q] += 1;
             }
         }
     }
@@ -1233,8 +1234,8 @@ impl Board {
                     Pos(i as u16)
                 );
                 assert_eq!(
-                    self.near[i],
-                    fresh.near[i],
+                    self.near[NEAR_OFF + i],
+                    fresh.near[NEAR_OFF + i],
                     "near count of {:?}",
                     Pos(i as u16)
                 );
