@@ -166,8 +166,10 @@ fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
 /// Number of count lanes per colour: the classes, padded to a vector's 16 lanes (the
 /// last two stay zero).
 const LANES: usize = 16;
-/// Per colour, per class: how many empty cells have that class.
-type Counts = [[u32; LANES]; 2];
+/// Per colour, per class: how many empty cells have that class (at most 1024, the
+/// squares of the largest board).
+type Counts = [[u16; LANES]; 2];
+const _: () = assert!(MAX_SIZE * MAX_SIZE <= u16::MAX as usize);
 
 /// One level of the undo stack. Frame `i` holds the counts with `i` stones (moves and
 /// look-ahead stones) on the board, so the top frame's are the current counts and
@@ -363,9 +365,8 @@ const NEAR_LEN: usize = NUM_CELLS + NEAR_SPAN;
 mod lanes {
     use crate::pattern::OneHot;
     use core::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_load_si128,
-        _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        __m128i, _mm_add_epi16, _mm_add_epi8, _mm_cmpgt_epi8, _mm_load_si128, _mm_loadu_si128,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
@@ -387,28 +388,20 @@ mod lanes {
 
         /// `to` = `from` plus each lane of `plus` less the same lane of `minus`.
         #[inline(always)]
-        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u16; 16], to: &mut [u16; 16]) {
             let (p, q) = (
                 from.as_ptr().cast::<__m128i>(),
                 to.as_mut_ptr().cast::<__m128i>(),
             );
-            // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
-            // stores cover exactly the 64 bytes of `from` and of `to`.
+            // SAFETY: SSE2 is part of the x86-64 baseline; the two unaligned loads and
+            // stores cover exactly the 32 bytes of `from` and of `to`.
             unsafe {
-                let zero = _mm_setzero_si128();
                 let d = _mm_sub_epi8(plus.0, minus.0);
-                // Sign-extend the 16 bytes to 16-bit, then 32-bit lanes.
-                let s8 = _mm_cmpgt_epi8(zero, d);
-                let (lo, hi) = (_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8));
-                let (slo, shi) = (_mm_cmpgt_epi16(zero, lo), _mm_cmpgt_epi16(zero, hi));
-                let parts = [
-                    _mm_unpacklo_epi16(lo, slo),
-                    _mm_unpackhi_epi16(lo, slo),
-                    _mm_unpacklo_epi16(hi, shi),
-                    _mm_unpackhi_epi16(hi, shi),
-                ];
+                // Sign-extend the 16 bytes to 16-bit lanes.
+                let s8 = _mm_cmpgt_epi8(_mm_setzero_si128(), d);
+                let parts = [_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8)];
                 for (k, part) in parts.into_iter().enumerate() {
-                    let sum = _mm_add_epi32(_mm_loadu_si128(p.add(k)), part);
+                    let sum = _mm_add_epi16(_mm_loadu_si128(p.add(k)), part);
                     _mm_storeu_si128(q.add(k), sum);
                 }
             }
@@ -434,12 +427,12 @@ mod lanes_u128 {
         }
 
         #[inline(always)]
-        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u16; 16], to: &mut [u16; 16]) {
             let (p, m) = (plus.0.to_le_bytes(), minus.0.to_le_bytes());
             for (i, n) in to.iter_mut().enumerate() {
                 *n = from[i]
-                    .wrapping_add(u32::from(p[i]))
-                    .wrapping_sub(u32::from(m[i]));
+                    .wrapping_add(u16::from(p[i]))
+                    .wrapping_sub(u16::from(m[i]));
             }
         }
     }
@@ -780,13 +773,13 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn count(&self, c: Color, p4: Pattern4) -> u32 {
-        self.all_counts()[c.idx()][p4 as usize]
+        u32::from(self.all_counts()[c.idx()][p4 as usize])
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
     #[inline]
     #[must_use]
-    pub fn counts(&self, c: Color) -> &[u32; Pattern4::COUNT] {
+    pub fn counts(&self, c: Color) -> &[u16; Pattern4::COUNT] {
         self.all_counts()[c.idx()]
             .first_chunk()
             .expect("a colour has a lane per class")
@@ -1294,7 +1287,7 @@ mod tests {
     fn count_lanes_apply_the_same_deltas_as_plain_integers() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(41);
         for _ in 0..2000 {
-            let mut counts = [0u32; 16];
+            let mut counts = [0u16; 16];
             for c in counts.iter_mut().take(Pattern4::COUNT) {
                 *c = rng.gen_range(41..1024);
             }
