@@ -18,8 +18,28 @@ pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
 /// Most frames (moves plus temporary look-ahead stones of rule checks) on the undo stack.
 const MAX_FRAMES: usize = MAX_MOVES + 64;
-/// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself (last).
+/// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself.
 const STENCIL: usize = 4 * 10 + 1;
+
+/// Where a frame saves the state of the cell `k` steps from the stone along direction
+/// `d` (`k` = 0: the stone's own cell, under `d` = 0), with or without the cells 5 steps
+/// away: first the row through the stone in board order (from `-h` to `h`, so that
+/// unmake copies it back as one block), then per other direction the cells 1 forward,
+/// 1 back, 2 forward, and so on.
+const fn record(far: bool, d: usize, k: i32) -> usize {
+    let h = if far { HALF } else { HALF - 1 };
+    if d == 0 {
+        (h + k) as usize
+    } else {
+        let base = (2 * h + 1 + (d as i32 - 1) * 2 * h) as usize;
+        if k > 0 {
+            base + 2 * k as usize - 2
+        } else {
+            base + 2 * (-k) as usize - 1
+        }
+    }
+}
+const _: () = assert!(record(true, 3, -HALF) == STENCIL - 1);
 
 /// Bit position of the cell content in [`Slot::st`].
 const ST_CELL: u32 = 32;
@@ -184,14 +204,14 @@ const _: () = assert!(MAX_SIZE * MAX_SIZE <= u16::MAX as usize);
 struct Frame {
     counts: Counts,
     lines: [Line; 4],
-    saved: [u64; STENCIL],
+    saved: [Slot; STENCIL],
 }
 
 impl Frame {
     const EMPTY: Frame = Frame {
         counts: [[0; LANES]; 2],
         lines: [[0; 2]; 4],
-        saved: [0; STENCIL],
+        saved: [Slot { st: 0 }; STENCIL],
     };
 }
 
@@ -474,7 +494,7 @@ struct Update<'a> {
     w: &'a mut [Slot; WINDOW],
     tables: &'a HotTables,
     /// This frame's saved states.
-    saved: &'a mut [u64; STENCIL],
+    saved: &'a mut [Slot; STENCIL],
     /// Per direction, bits 6d..6d+3 and 6d+3..6d+6: how many of the cells the update
     /// visits forward and back lie on the board ([`Board::reach`]).
     reach: u32,
@@ -491,14 +511,13 @@ impl Update<'_> {
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
-        let base = D * if FAR { 10 } else { 8 };
         let forward = (self.reach >> (6 * D)) & 7;
         let back = (self.reach >> (6 * D + 3)) & 7;
         macro_rules! at {
             ($($k:literal)*) => {$(
-                let (n, q) = (base + 2 * $k - 2, REACH + off * $k);
+                let (n, q) = (record(FAR, D, $k), REACH + off * $k);
                 self.cell::<D>(n, q, halves_at(line, $k), $k <= forward);
-                let (n, q) = (base + 2 * $k - 1, REACH - off * $k);
+                let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
                 self.cell::<D>(n, q, halves_at(line, -$k), $k <= back);
             )*};
         }
@@ -515,7 +534,7 @@ impl Update<'_> {
     fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
         let slot = &mut self.w[q];
         let old = slot.st;
-        self.saved[n] = old;
+        self.saved[n].st = old;
         if !on_board {
             return;
         }
@@ -535,25 +554,34 @@ impl Update<'_> {
 /// states back.
 struct Restore<'a> {
     w: &'a mut [Slot; WINDOW],
-    saved: &'a [u64; STENCIL],
+    saved: &'a [Slot; STENCIL],
 }
 
 impl Restore<'_> {
-    /// See [`Update::dir`].
+    /// See [`Update::dir`]; `D` > 0 (see [`Restore::row`] for direction 0).
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self) {
         let off = Dir::ALL[D].offset() as usize;
-        let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                self.w[REACH + off * $k].st = self.saved[base + 2 * $k - 2];
-                self.w[REACH - off * $k].st = self.saved[base + 2 * $k - 1];
+                self.w[REACH + off * $k] = self.saved[record(FAR, D, $k)];
+                self.w[REACH - off * $k] = self.saved[record(FAR, D, -$k)];
             )*};
         }
         at!(1 2 3 4);
         if FAR {
             at!(5);
         }
+    }
+
+    /// The row through the stone (direction 0, the stone's cell included): adjacent
+    /// cells saved in order, copied back as one block.
+    #[inline(always)]
+    fn row<const FAR: bool>(&mut self) {
+        const { assert!(Dir::ALL[0].offset() == 1) };
+        let h = if FAR { HALF } else { HALF - 1 } as usize;
+        let first = record(FAR, 0, -(h as i32));
+        self.w[REACH - h..=REACH + h].copy_from_slice(&self.saved[first..=first + 2 * h]);
     }
 }
 
@@ -938,7 +966,7 @@ impl Board {
         let centre = &mut up.w[REACH];
         let old = centre.st;
         centre.st = u64::from(V) << ST_CELL;
-        up.saved[STENCIL - 1] = old;
+        up.saved[record(FAR, 0, 0)].st = old;
         // The cell leaves the counts.
         up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
         up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
@@ -979,11 +1007,10 @@ impl Board {
             w: window(&mut self.s, p.idx()),
             saved: &frame.saved,
         };
-        un.dir::<0, FAR>();
+        un.row::<FAR>();
         un.dir::<1, FAR>();
         un.dir::<2, FAR>();
         un.dir::<3, FAR>();
-        un.w[REACH].st = frame.saved[STENCIL - 1];
         let at = &LINE_OF[p.idx()];
         for d in 0..4 {
             self.lines[usize::from(at[2 * d])] = frame.lines[d];
