@@ -195,10 +195,10 @@ const _: () = assert!(MAX_SIZE * MAX_SIZE <= u16::MAX as usize);
 /// look-ahead stones) on the board, so the top frame's are the current counts and
 /// unmake restores them by popping; and what unmake needs to take back the `i + 1`-th
 /// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
-/// fixed stencil order (the stone's own cell last), and the four line words through it
-/// as they were before (copied back whole: cheaper than clearing the stone's bits).
+/// order of [`record`] (the stone's own cell included), and the four line words through
+/// it as they were before (copied back whole: cheaper than clearing the stone's bits).
 ///
-/// Aligned to cache lines, so that the counts are exactly two lines.
+/// Aligned to cache lines, so that the counts are exactly one line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Frame {
