@@ -18,8 +18,28 @@ pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
 /// Most frames (moves plus temporary look-ahead stones of rule checks) on the undo stack.
 const MAX_FRAMES: usize = MAX_MOVES + 64;
-/// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself (last).
+/// Cells one stone's update visits: 4 lines × 10 neighbours, plus the cell itself.
 const STENCIL: usize = 4 * 10 + 1;
+
+/// Where a frame saves the state of the cell `k` steps from the stone along direction
+/// `d` (`k` = 0: the stone's own cell, under `d` = 0), with or without the cells 5 steps
+/// away: first the row through the stone in board order (from `-h` to `h`, so that
+/// unmake copies it back as one block), then per other direction the cells 1 forward,
+/// 1 back, 2 forward, and so on.
+const fn record(far: bool, d: usize, k: i32) -> usize {
+    let h = if far { HALF } else { HALF - 1 };
+    if d == 0 {
+        (h + k) as usize
+    } else {
+        let base = (2 * h + 1 + (d as i32 - 1) * 2 * h) as usize;
+        if k > 0 {
+            base + 2 * k as usize - 2
+        } else {
+            base + 2 * (-k) as usize - 1
+        }
+    }
+}
+const _: () = assert!(record(true, 3, -HALF) == STENCIL - 1);
 
 /// Bit position of the cell content in [`Slot::st`].
 const ST_CELL: u32 = 32;
@@ -166,28 +186,32 @@ fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
 /// Number of count lanes per colour: the classes, padded to a vector's 16 lanes (the
 /// last two stay zero).
 const LANES: usize = 16;
-/// Per colour, per class: how many empty cells have that class.
-type Counts = [[u32; LANES]; 2];
+/// Per colour, per class: how many empty cells have that class (at most 1024, the
+/// squares of the largest board).
+type Counts = [[u16; LANES]; 2];
+const _: () = assert!(MAX_SIZE * MAX_SIZE <= u16::MAX as usize);
 
 /// One level of the undo stack. Frame `i` holds the counts with `i` stones (moves and
 /// look-ahead stones) on the board, so the top frame's are the current counts and
 /// unmake restores them by popping; and what unmake needs to take back the `i + 1`-th
 /// stone: the packed state ([`Slot::st`]) of every cell its update visited, in the
-/// fixed stencil order (the stone's own cell last). Line words are not saved: unmake
-/// clears the stone's cell in them again.
+/// order of [`record`] (the stone's own cell included), and the four line words through
+/// it as they were before (copied back whole: cheaper than clearing the stone's bits).
 ///
-/// Aligned to cache lines (512 bytes), so that the counts are exactly two lines.
+/// Aligned to cache lines, so that the counts are exactly one line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Frame {
     counts: Counts,
-    saved: [u64; STENCIL],
+    lines: [Line; 4],
+    saved: [Slot; STENCIL],
 }
 
 impl Frame {
     const EMPTY: Frame = Frame {
         counts: [[0; LANES]; 2],
-        saved: [0; STENCIL],
+        lines: [[0; 2]; 4],
+        saved: [Slot { st: 0 }; STENCIL],
     };
 }
 
@@ -341,9 +365,15 @@ const fn near_rows() -> [u64; 7] {
 
 const NEAR_ROWS: [u64; 7] = near_rows();
 
-/// Length of the near-count array: every cell, plus room for an 8-byte access at the
-/// last index.
-const NEAR_LEN: usize = NUM_CELLS + 8;
+/// Where the near count of cell index 0 sits: the first cell of the stencil of any cell
+/// index (3 rows and 3 columns back) falls at or after the start of the array.
+const NEAR_OFF: usize = 3 * STRIDE + 3;
+/// Bytes from the first to past the last near count one stone's stencil rows touch
+/// (7 rows of 8 bytes, `STRIDE` apart), starting at the stone's index.
+const NEAR_SPAN: usize = 6 * STRIDE + 8;
+/// Length of the near-count array: the stencil rows of every cell index fit, so that a
+/// move needs neither index masks nor bounds checks (the index is below `NUM_CELLS`).
+const NEAR_LEN: usize = NUM_CELLS + NEAR_SPAN;
 
 /// Count changes of one colour over one move, a byte lane per class, kept as two sums:
 /// the cells that entered each class and the cells that left it. A move changes at most
@@ -355,9 +385,8 @@ const NEAR_LEN: usize = NUM_CELLS + 8;
 mod lanes {
     use crate::pattern::OneHot;
     use core::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_add_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi8, _mm_load_si128,
-        _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        __m128i, _mm_add_epi16, _mm_add_epi8, _mm_cmpgt_epi8, _mm_load_si128, _mm_loadu_si128,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
     };
 
     #[derive(Clone, Copy)]
@@ -379,28 +408,20 @@ mod lanes {
 
         /// `to` = `from` plus each lane of `plus` less the same lane of `minus`.
         #[inline(always)]
-        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u16; 16], to: &mut [u16; 16]) {
             let (p, q) = (
                 from.as_ptr().cast::<__m128i>(),
                 to.as_mut_ptr().cast::<__m128i>(),
             );
-            // SAFETY: SSE2 is part of the x86-64 baseline; the four unaligned loads and
-            // stores cover exactly the 64 bytes of `from` and of `to`.
+            // SAFETY: SSE2 is part of the x86-64 baseline; the two unaligned loads and
+            // stores cover exactly the 32 bytes of `from` and of `to`.
             unsafe {
-                let zero = _mm_setzero_si128();
                 let d = _mm_sub_epi8(plus.0, minus.0);
-                // Sign-extend the 16 bytes to 16-bit, then 32-bit lanes.
-                let s8 = _mm_cmpgt_epi8(zero, d);
-                let (lo, hi) = (_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8));
-                let (slo, shi) = (_mm_cmpgt_epi16(zero, lo), _mm_cmpgt_epi16(zero, hi));
-                let parts = [
-                    _mm_unpacklo_epi16(lo, slo),
-                    _mm_unpackhi_epi16(lo, slo),
-                    _mm_unpacklo_epi16(hi, shi),
-                    _mm_unpackhi_epi16(hi, shi),
-                ];
+                // Sign-extend the 16 bytes to 16-bit lanes.
+                let s8 = _mm_cmpgt_epi8(_mm_setzero_si128(), d);
+                let parts = [_mm_unpacklo_epi8(d, s8), _mm_unpackhi_epi8(d, s8)];
                 for (k, part) in parts.into_iter().enumerate() {
-                    let sum = _mm_add_epi32(_mm_loadu_si128(p.add(k)), part);
+                    let sum = _mm_add_epi16(_mm_loadu_si128(p.add(k)), part);
                     _mm_storeu_si128(q.add(k), sum);
                 }
             }
@@ -426,12 +447,12 @@ mod lanes_u128 {
         }
 
         #[inline(always)]
-        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u32; 16], to: &mut [u32; 16]) {
+        pub fn add_diff(plus: Lanes, minus: Lanes, from: &[u16; 16], to: &mut [u16; 16]) {
             let (p, m) = (plus.0.to_le_bytes(), minus.0.to_le_bytes());
             for (i, n) in to.iter_mut().enumerate() {
                 *n = from[i]
-                    .wrapping_add(u32::from(p[i]))
-                    .wrapping_sub(u32::from(m[i]));
+                    .wrapping_add(u16::from(p[i]))
+                    .wrapping_sub(u16::from(m[i]));
             }
         }
     }
@@ -473,7 +494,7 @@ struct Update<'a> {
     w: &'a mut [Slot; WINDOW],
     tables: &'a HotTables,
     /// This frame's saved states.
-    saved: &'a mut [u64; STENCIL],
+    saved: &'a mut [Slot; STENCIL],
     /// Per direction, bits 6d..6d+3 and 6d+3..6d+6: how many of the cells the update
     /// visits forward and back lie on the board ([`Board::reach`]).
     reach: u32,
@@ -490,14 +511,13 @@ impl Update<'_> {
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
-        let base = D * if FAR { 10 } else { 8 };
         let forward = (self.reach >> (6 * D)) & 7;
         let back = (self.reach >> (6 * D + 3)) & 7;
         macro_rules! at {
             ($($k:literal)*) => {$(
-                let (n, q) = (base + 2 * $k - 2, REACH + off * $k);
+                let (n, q) = (record(FAR, D, $k), REACH + off * $k);
                 self.cell::<D>(n, q, halves_at(line, $k), $k <= forward);
-                let (n, q) = (base + 2 * $k - 1, REACH - off * $k);
+                let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
                 self.cell::<D>(n, q, halves_at(line, -$k), $k <= back);
             )*};
         }
@@ -514,7 +534,7 @@ impl Update<'_> {
     fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
         let slot = &mut self.w[q];
         let old = slot.st;
-        self.saved[n] = old;
+        self.saved[n].st = old;
         if !on_board {
             return;
         }
@@ -534,25 +554,34 @@ impl Update<'_> {
 /// states back.
 struct Restore<'a> {
     w: &'a mut [Slot; WINDOW],
-    saved: &'a [u64; STENCIL],
+    saved: &'a [Slot; STENCIL],
 }
 
 impl Restore<'_> {
-    /// See [`Update::dir`].
+    /// See [`Update::dir`]; `D` > 0 (see [`Restore::row`] for direction 0).
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self) {
         let off = Dir::ALL[D].offset() as usize;
-        let base = D * if FAR { 10 } else { 8 };
         macro_rules! at {
             ($($k:literal)*) => {$(
-                self.w[REACH + off * $k].st = self.saved[base + 2 * $k - 2];
-                self.w[REACH - off * $k].st = self.saved[base + 2 * $k - 1];
+                self.w[REACH + off * $k] = self.saved[record(FAR, D, $k)];
+                self.w[REACH - off * $k] = self.saved[record(FAR, D, -$k)];
             )*};
         }
         at!(1 2 3 4);
         if FAR {
             at!(5);
         }
+    }
+
+    /// The row through the stone (direction 0, the stone's cell included): adjacent
+    /// cells saved in order, copied back as one block.
+    #[inline(always)]
+    fn row<const FAR: bool>(&mut self) {
+        const { assert!(Dir::ALL[0].offset() == 1) };
+        let h = if FAR { HALF } else { HALF - 1 } as usize;
+        let first = record(FAR, 0, -(h as i32));
+        self.w[REACH - h..=REACH + h].copy_from_slice(&self.saved[first..=first + 2 * h]);
     }
 }
 
@@ -772,13 +801,13 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn count(&self, c: Color, p4: Pattern4) -> u32 {
-        self.all_counts()[c.idx()][p4 as usize]
+        u32::from(self.all_counts()[c.idx()][p4 as usize])
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
     #[inline]
     #[must_use]
-    pub fn counts(&self, c: Color) -> &[u32; Pattern4::COUNT] {
+    pub fn counts(&self, c: Color) -> &[u16; Pattern4::COUNT] {
         self.all_counts()[c.idx()]
             .first_chunk()
             .expect("a colour has a lane per class")
@@ -794,7 +823,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_near(&self, p: Pos) -> bool {
-        self.near[p.idx()] > 0
+        self.near[NEAR_OFF + p.idx()] > 0
     }
 
     // ----- moves -----
@@ -937,7 +966,7 @@ impl Board {
         let centre = &mut up.w[REACH];
         let old = centre.st;
         centre.st = u64::from(V) << ST_CELL;
-        up.saved[STENCIL - 1] = old;
+        up.saved[record(FAR, 0, 0)].st = old;
         // The cell leaves the counts.
         up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
         up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
@@ -947,6 +976,7 @@ impl Board {
             ($($d:literal)*) => {$(
                 let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
                 let line = lines[l];
+                frame.lines[$d] = line;
                 let (half, bit) = line_half(&mut lines[l], s);
                 *half |= u64::from(V) << bit;
                 up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
@@ -977,16 +1007,13 @@ impl Board {
             w: window(&mut self.s, p.idx()),
             saved: &frame.saved,
         };
-        un.dir::<0, FAR>();
+        un.row::<FAR>();
         un.dir::<1, FAR>();
         un.dir::<2, FAR>();
         un.dir::<3, FAR>();
-        un.w[REACH].st = frame.saved[STENCIL - 1];
         let at = &LINE_OF[p.idx()];
         for d in 0..4 {
-            let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
-            let (half, bit) = line_half(&mut self.lines[l], s);
-            *half &= !(3 << bit);
+            self.lines[usize::from(at[2 * d])] = frame.lines[d];
         }
     }
 
@@ -1006,11 +1033,15 @@ impl Board {
     /// never carry or borrow between cells.
     #[inline]
     fn add_near(&mut self, p: Pos, add: bool) {
-        // In range for on-board p: the stencil reaches 3 < PAD cells out.
-        let first = p.idx().wrapping_sub(3 * STRIDE + 3);
+        // The stencil's rows start at `p.idx()` (see `NEAR_OFF`): one slice for all of
+        // them, constant offsets within it.
+        let first = p.idx();
+        let rows: &mut [u8; NEAR_SPAN] = (&mut self.near[first..first + NEAR_SPAN])
+            .try_into()
+            .expect("span");
         for (r, &mask) in NEAR_ROWS.iter().enumerate() {
-            let o = first.wrapping_add(r * STRIDE) & (NUM_CELLS - 1);
-            let bytes: &mut [u8; 8] = (&mut self.near[o..o + 8]).try_into().expect("8");
+            let o = r * STRIDE;
+            let bytes: &mut [u8; 8] = (&mut rows[o..o + 8]).try_into().expect("8");
             let v = u64::from_le_bytes(*bytes);
             let v = if add {
                 v.wrapping_add(mask)
@@ -1131,7 +1162,7 @@ impl Board {
             let base = self.history[j].idx() as i32;
             for &(dx, dy) in &NEAR {
                 let q = (base + dy * STRIDE as i32 + dx) as usize & (NUM_CELLS - 1);
-                self.near[q] += 1;
+                self.near[NEAR_OFF + q] += 1;
             }
         }
     }
@@ -1223,8 +1254,8 @@ impl Board {
                     Pos(i as u16)
                 );
                 assert_eq!(
-                    self.near[i],
-                    fresh.near[i],
+                    self.near[NEAR_OFF + i],
+                    fresh.near[NEAR_OFF + i],
                     "near count of {:?}",
                     Pos(i as u16)
                 );
@@ -1283,7 +1314,7 @@ mod tests {
     fn count_lanes_apply_the_same_deltas_as_plain_integers() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(41);
         for _ in 0..2000 {
-            let mut counts = [0u32; 16];
+            let mut counts = [0u16; 16];
             for c in counts.iter_mut().take(Pattern4::COUNT) {
                 *c = rng.gen_range(41..1024);
             }

@@ -32,8 +32,8 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
         let f = p.forbid_for_white * board.count(Color::Black, Pattern4::Forbid) as Value;
         v += if me == Color::White { f } else { -f };
     }
-    let own_fours: u32 = mc[BLOCK4..=FLEX4].iter().sum();
-    let opp_fours: u32 = oc[BLOCK4..=FIVE].iter().sum();
+    let own_fours: u32 = mc[BLOCK4..=FLEX4].iter().map(|&n| u32::from(n)).sum();
+    let opp_fours: u32 = oc[BLOCK4..=FIVE].iter().map(|&n| u32::from(n)).sum();
     if oc[FLEX4] > 0 && own_fours == 0 {
         v -= p.opp_three_no_four;
     }
