@@ -385,7 +385,11 @@ impl Core {
                 soft * f64::from(self.params.next_iteration_permille) / 1000.0,
             )
             .min(limits.maximum);
-            if elapsed >= soft {
+            // With nothing to save for later moves (a per-move limit only) and
+            // `partial_iterations`, the whole budget is used: no soft stop.
+            let nothing_to_save = limits.optimum >= limits.maximum;
+            let use_all = self.params.partial_iterations && nothing_to_save;
+            if elapsed >= soft && !use_all {
                 break;
             }
             // Do not start an iteration the hard limit would cut: it would mostly be
@@ -398,10 +402,7 @@ impl Core {
             } else {
                 2.0
             };
-            let nothing_to_save = limits.optimum >= limits.maximum;
-            if elapsed + this_iteration.mul_f64(growth) > limits.maximum
-                && !(self.params.partial_iterations && nothing_to_save)
-            {
+            if elapsed + this_iteration.mul_f64(growth) > limits.maximum && !use_all {
                 break;
             }
             prev_iteration = this_iteration;

@@ -134,9 +134,10 @@ pub struct SearchParams {
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
     /// With nothing to save for later moves (a per-move limit only: optimum = maximum),
-    /// start the next iteration even when it is predicted to end past the hard limit:
-    /// the time is otherwise unused, and a move that fails high in the unfinished
-    /// iteration replaces the best one.
+    /// use the whole budget: no soft stop (`next_iteration_permille`), and start the
+    /// next iteration even when it is predicted to end past the hard limit: the time is
+    /// otherwise unused, and a move that fails high in the unfinished iteration
+    /// replaces the best one. With a match clock nothing changes.
     pub partial_iterations: bool,
     /// Decide four-three and double-three points against an opponent without fours as
     /// wins in 5 at every node (see [`crate::eval::quick_result`]).
@@ -192,7 +193,7 @@ impl Default for SearchParams {
             tt_first: true,
             iir_depth: 4,
             quick_win5: false,
-            partial_iterations: false,
+            partial_iterations: true,
             eval: EvalParams::default(),
         }
     }
@@ -211,7 +212,8 @@ impl SearchParams {
     /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
     /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
-    /// start iterations predicted to end past a per-move hard limit); evaluation:
+    /// with a per-move limit only, no soft stop and iterations predicted to end past
+    /// the hard limit are started); evaluation:
     /// ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
     /// ev_tempo (see [`EvalParams`]).
     ///
