@@ -133,6 +133,9 @@ pub struct SearchParams {
     pub iir_depth: i32,
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
+    /// MTD(f) passes that fail the same way in a row double their step away from the
+    /// last value (off: the classic next test at the last value returned).
+    pub mtd_step: bool,
     /// With nothing to save for later moves (a per-move limit only: optimum = maximum),
     /// use the whole budget: no soft stop (`next_iteration_permille`), and start the
     /// next iteration even when it is predicted to end past the hard limit: the time is
@@ -187,6 +190,7 @@ impl Default for SearchParams {
             leaf_vcf_plies: 21,
             rfp_depth: 2,
             rfp_margin: 80,
+            mtd_step: true,
             lmp: 0,
             root_lmr: true,
             tt_two_bounds: false,
@@ -206,7 +210,8 @@ impl SearchParams {
     /// lmr_tactical, fext, qply, threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
-    /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
+    /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
+    /// double while passes fail the same way), lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), killer (ordering bonus of a
     /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
@@ -268,6 +273,7 @@ impl SearchParams {
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
                 "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
+                "mtd_step" => self.mtd_step = flag()?,
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
                 "tt_first" => self.tt_first = flag()?,
