@@ -195,7 +195,7 @@ impl Default for SearchParams {
             root_lmr: true,
             tt_two_bounds: false,
             tt_first: true,
-            iir_depth: 4,
+            iir_depth: 3,
             quick_win5: false,
             partial_iterations: true,
             eval: EvalParams::default(),
