@@ -19,8 +19,9 @@
 //! * `optimum` (the soft stop between iterations): with a limited match, `maximum` × 6/10
 //!   and at most `left` / moves-to-go, where moves-to-go = max([`MIN_MOVES_TO_GO`],
 //!   [`MOVES_TO_GO`] − own moves played / 2). With only a per-move limit nothing is
-//!   saved for later moves, so `optimum` = `maximum`; the search still starts no
-//!   iteration predicted to end past `maximum` (see `search`).
+//!   saved for later moves, so `optimum` = `maximum`; the search then uses the whole
+//!   budget (the `partial` search parameter, on by default: an iteration cut at
+//!   `maximum` still plays a move that failed high in it; see `search`).
 //!
 //! Examples (turn, match, left, own moves → optimum, maximum), see the unit test table:
 //!

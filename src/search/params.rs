@@ -133,10 +133,14 @@ pub struct SearchParams {
     pub iir_depth: i32,
     /// Reverse futility margin per ply left.
     pub rfp_margin: Value,
+    /// MTD(f) passes that fail the same way in a row double their step away from the
+    /// last value (off: the classic next test at the last value returned).
+    pub mtd_step: bool,
     /// With nothing to save for later moves (a per-move limit only: optimum = maximum),
-    /// start the next iteration even when it is predicted to end past the hard limit:
-    /// the time is otherwise unused, and a move that fails high in the unfinished
-    /// iteration replaces the best one.
+    /// use the whole budget: no soft stop (`next_iteration_permille`), and start the
+    /// next iteration even when it is predicted to end past the hard limit: the time is
+    /// otherwise unused, and a move that fails high in the unfinished iteration
+    /// replaces the best one. With a match clock nothing changes.
     pub partial_iterations: bool,
     /// Decide four-three and double-three points against an opponent without fours as
     /// wins in 5 at every node (see [`crate::eval::quick_result`]).
@@ -186,13 +190,14 @@ impl Default for SearchParams {
             leaf_vcf_plies: 21,
             rfp_depth: 2,
             rfp_margin: 80,
+            mtd_step: true,
             lmp: 0,
             root_lmr: true,
             tt_two_bounds: false,
             tt_first: true,
-            iir_depth: 4,
+            iir_depth: 3,
             quick_win5: false,
-            partial_iterations: false,
+            partial_iterations: true,
             eval: EvalParams::default(),
         }
     }
@@ -205,13 +210,15 @@ impl SearchParams {
     /// lmr_tactical, fext, qply, threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
-    /// (reverse futility depth, 0 = off), rfp_margin, lmp (late-move pruning base, 0 =
+    /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
+    /// double while passes fail the same way), lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), killer (ordering bonus of a
     /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
     /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
-    /// start iterations predicted to end past a per-move hard limit); evaluation:
+    /// with a per-move limit only, no soft stop and iterations predicted to end past
+    /// the hard limit are started); evaluation:
     /// ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
     /// ev_tempo (see [`EvalParams`]).
     ///
@@ -266,6 +273,7 @@ impl SearchParams {
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
                 "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,
+                "mtd_step" => self.mtd_step = flag()?,
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
                 "tt_first" => self.tt_first = flag()?,
