@@ -466,22 +466,29 @@ pub fn generate(
 mod tests {
     use super::*;
 
+    /// A list of 1..60 distinct squares with small scores (many ties), and a copy of it.
+    fn random_list_twice(rng: &mut rand::rngs::StdRng) -> (MoveList, MoveList) {
+        use rand::Rng;
+        let n = rng.gen_range(1..60);
+        let mut a = MoveList::default();
+        let mut cells: Vec<usize> = (0..225).collect();
+        for _ in 0..n {
+            let c = cells.swap_remove(rng.gen_range(0..cells.len()));
+            a.push(Pos::new(c % 15, c / 15), rng.gen_range(-3..4));
+        }
+        let mut b = MoveList::default();
+        for m in a.as_slice() {
+            b.push(m.pos, m.score);
+        }
+        (a, b)
+    }
+
     #[test]
     fn picking_in_turn_gives_the_sorted_order() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         for _ in 0..200 {
-            let n = rng.gen_range(1..60);
-            let mut a = MoveList::default();
-            let mut cells: Vec<usize> = (0..225).collect();
-            for _ in 0..n {
-                let c = cells.swap_remove(rng.gen_range(0..cells.len()));
-                a.push(Pos::new(c % 15, c / 15), rng.gen_range(-3..4));
-            }
-            let mut b = MoveList::default();
-            for m in a.as_slice() {
-                b.push(m.pos, m.score);
-            }
+            let (mut a, mut b) = random_list_twice(&mut rng);
             let keep = rng.gen_range(1..12);
             b.sort_and_truncate(keep);
             let picked: Vec<ScoredMove> = (0..b.len()).map(|i| a.pick(i)).collect();
@@ -494,17 +501,8 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(12);
         for _ in 0..300 {
-            let n = rng.gen_range(1..60);
-            let mut a = MoveList::default();
-            let mut cells: Vec<usize> = (0..225).collect();
-            for _ in 0..n {
-                let c = cells.swap_remove(rng.gen_range(0..cells.len()));
-                a.push(Pos::new(c % 15, c / 15), rng.gen_range(-3..4));
-            }
-            let mut b = MoveList::default();
-            for m in a.as_slice() {
-                b.push(m.pos, m.score);
-            }
+            let (mut a, mut b) = random_list_twice(&mut rng);
+            let n = a.len();
             let from = rng.gen_range(0..n);
             let k = rng.gen_range(0..15);
             for i in 0..from {
