@@ -262,6 +262,10 @@ pub struct OrderInfo<'a> {
     pub opp: &'a [i32; Pattern4::COUNT],
     /// Score bonus of a killer move (see [`KILLER_SCORE`]).
     pub killer: i32,
+    /// The move that last refuted the opponent's last move (or none).
+    pub counter: Pos,
+    /// Score bonus of the counter move (0: none).
+    pub counter_bonus: i32,
 }
 
 /// Score given to the TT move so that it comes first and survives top-N.
@@ -387,12 +391,20 @@ pub fn generate(
     let defend = board.count(opp, Pattern4::Flex4) > 0;
     let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
     let mut n_forbid = 0;
-    let special = |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1];
+    let counter = if info.counter_bonus > 0 {
+        info.counter
+    } else {
+        Pos::NONE
+    };
+    let special =
+        |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1] || p == counter;
     let bonus = |p: Pos| {
         if p == info.tt_move {
             TT_MOVE_SCORE
-        } else if special(p) {
+        } else if p == info.killers[0] || p == info.killers[1] {
             info.killer
+        } else if p == counter {
+            info.counter_bonus
         } else {
             0
         }
