@@ -653,8 +653,9 @@ pub struct HotTables {
     /// of each colour's half is ever written or read (fields below 0x2000): the rest
     /// stays zero and untouched.
     onehot: [OneHot; ONEHOT_LEN],
-    /// Black's table, then white's: the class of each class field.
-    class: [u8; 2 * FIELD_SIZE],
+    /// Black's table, then white's: the class of each class field (stored as the enum,
+    /// so that reading a class needs no range check).
+    class: [Pattern4; 2 * FIELD_SIZE],
 }
 
 impl HotTables {
@@ -683,7 +684,7 @@ impl HotTables {
     #[must_use]
     pub fn class(&self, c: usize, field: u32) -> Pattern4 {
         let i = ((c & 1) * FIELD_SIZE) | (field as usize & (FIELD_SIZE - 1));
-        Pattern4::from_u8(self.class[i])
+        self.class[i]
     }
 
     /// Black's one-hot class vector of the class fields `fields` (black's in bits 0..16;
@@ -766,8 +767,9 @@ impl RuleTables {
             let base = white_base as usize;
             pat[base..base + white.len()].copy_from_slice(&white);
         }
-        // SAFETY: every field of `HotTables` is an array of integers (or of `OneHot`, an
-        // array of bytes), for which all zero bits are a valid value. (Built on the heap:
+        // SAFETY: every field of `HotTables` is an array of integers, of `OneHot` (an
+        // array of bytes) or of `Pattern4` (`repr(u8)`, zero is `Pattern4::None`), for
+        // which all zero bits are a valid value. (Built on the heap:
         // the tables are too large for a thread's stack in debug builds.)
         let mut hot: Box<HotTables> = unsafe { Box::new_zeroed().assume_init() };
         build_joint(rule, &halves, &pat, &mut hot);
@@ -775,13 +777,13 @@ impl RuleTables {
             for codes in 0..1usize << CODE_BITS {
                 let pats: [Pattern; 4] =
                     std::array::from_fn(|d| CODE_PATTERN[(codes >> (3 * d)) & 7]);
-                let class = combine4(pats, color, rule) as u8;
+                let class = combine4(pats, color, rule);
                 let field = field_of_codes(codes as u32) as usize;
                 // Also the odd field of these codes, which the board never stores.
                 for low in 0..2 {
                     hot.class[ci * FIELD_SIZE + (field | low)] = class;
                 }
-                hot.onehot[onehot_entry(ci, field)].0[usize::from(class)] = 1;
+                hot.onehot[onehot_entry(ci, field)].0[class as usize] = 1;
             }
         }
         RuleTables {

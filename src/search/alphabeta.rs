@@ -132,6 +132,10 @@ impl Core {
                         own: &self.params.order_own,
                         opp: &self.params.order_opp,
                         killer: self.params.killer_score,
+                        counter: board
+                            .last_move()
+                            .map_or(Pos::NONE, |l| self.counter[me.idx()][l.idx()]),
+                        counter_bonus: self.params.counter_score,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
                     if cur.moves.is_empty() {
@@ -231,6 +235,11 @@ impl Core {
                         if quiet && cur.killers[0] != m {
                             cur.killers[1] = cur.killers[0];
                             cur.killers[0] = m;
+                        }
+                        if quiet {
+                            if let Some(l) = board.last_move() {
+                                self.counter[me.idx()][l.idx()] = m;
+                            }
                         }
                         let hist = &mut self.history[me.idx()][m.idx()];
                         *hist = (*hist + self.params.history_scale * depth * depth)

@@ -91,6 +91,9 @@ pub struct SearchParams {
     pub history_cap: i32,
     /// Move-ordering bonus of a killer move (`1 << 20`: before every pattern score).
     pub killer_score: i32,
+    /// Move-ordering bonus of the counter move (the last quiet move that refuted the
+    /// opponent's last move; 0 = off).
+    pub counter_score: i32,
     /// Move-ordering weight of the class the side to move makes on a cell.
     pub order_own: [i32; Pattern4::COUNT],
     /// Move-ordering weight of the class the opponent would make on a cell (defence).
@@ -172,6 +175,7 @@ impl Default for SearchParams {
             history_scale: 1,
             history_cap: 300,
             killer_score: crate::movegen::KILLER_SCORE,
+            counter_score: 0,
             // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
             // Block4, Block4Plus, Block4Flex3, Flex4, Five
             order_own: [
@@ -214,7 +218,7 @@ impl SearchParams {
     /// double while passes fail the same way), lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), killer (ordering bonus of a
-    /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
+    /// killer move), counter (ordering bonus of the counter move, 0 = off), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
     /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
     /// with a per-move limit only, no soft stop and iterations predicted to end past
@@ -279,6 +283,7 @@ impl SearchParams {
                 "tt_first" => self.tt_first = flag()?,
                 "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
                 "killer" => self.killer_score = num()?.clamp(0, 1 << 24) as i32,
+                "counter" => self.counter_score = num()?.clamp(0, 1 << 24) as i32,
                 "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "win5" => self.quick_win5 = flag()?,
