@@ -276,7 +276,9 @@ pub(crate) struct Dfpn {
     pub(crate) stats: SolveStats,
     children: Vec<Child>,
     lines: Vec<Pos>,
-    ranked: Vec<(u8, Pos)>,
+    /// OR node's threats: `(rank << 16) | square`, sorted as one integer (the order of
+    /// the pair, cheaper to sort).
+    ranked: Vec<u32>,
     mark: Vec<u32>,
     /// `stamp` on the squares of the current AND node's VCF line (see
     /// [`Dfpn::line_survives`]).
@@ -822,14 +824,17 @@ impl Dfpn {
                 _ => continue,
             };
             let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
-            self.ranked.push((rank * 16 + dist, p));
+            self.ranked
+                .push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
         }
         self.ranked.sort_unstable();
-        for &(_, p) in &self.ranked {
+        for &x in &self.ranked {
+            let p = Pos(x as u16);
             self.tt.prefetch(self.key ^ HASH.stone(a, p));
         }
         for i in 0..self.ranked.len() {
-            let (r, p) = self.ranked[i];
+            let x = self.ranked[i];
+            let (r, p) = ((x >> 16) as u8, Pos(x as u16));
             // Expected number of defences: one for a four, a few for a three, more for
             // the weaker threats.
             let init = match r / 16 {
