@@ -801,9 +801,22 @@ impl Dfpn {
         // Threats near the attacker's previous move come first (the board's last move
         // is the root's, not this node's).
         let last = self.path.last().copied().or(board.last_move());
+        // The class counts say how many squares hold a ranked class (or renju black's
+        // forbid class): the scan stops after the last one.
+        let mut left = board.counts(a)[Pattern4::Forbid as usize..=Pattern4::Block4Flex3 as usize]
+            .iter()
+            .map(|&k| u32::from(k))
+            .sum::<u32>();
         for i in 0..self.squares.len() {
+            if left == 0 {
+                break;
+            }
             let p = self.squares[i];
-            let rank = match board.pattern4(p, a) {
+            let x = board.pattern4(p, a);
+            if x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3 {
+                left -= 1;
+            }
+            let rank = match x {
                 Pattern4::Block4Flex3 => 0u8,
                 Pattern4::Flex3x2 => 1,
                 Pattern4::Flex3Plus => 2,
@@ -998,9 +1011,25 @@ impl Dfpn {
                     }
                 }
             }
+            // The class counts say how many squares can be fours (the forbid class
+            // included): the scan stops after the last one.
+            let counts = board.counts(d);
+            let mut left = u32::from(counts[Pattern4::Forbid as usize])
+                + counts[Pattern4::Block4 as usize..]
+                    .iter()
+                    .map(|&k| u32::from(k))
+                    .sum::<u32>();
             for i in 0..self.squares.len() {
+                if left == 0 {
+                    break;
+                }
                 let p = self.squares[i];
-                if board.is_empty(p) && self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
+                let x = board.pattern4(p, d);
+                if x != Pattern4::Forbid && x < Pattern4::Block4 {
+                    continue;
+                }
+                left -= 1;
+                if self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
                     self.mark[p.idx()] = stamp;
                     self.lines.push(p);
                 }

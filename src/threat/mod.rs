@@ -236,13 +236,18 @@ pub(crate) fn reply_to_fives(board: &mut Board, a: Color, fives: &[Pos]) -> Repl
 /// last move).
 pub(crate) fn all_fives(board: &Board, squares: &[Pos], c: Color, out: &mut [Pos; 8]) -> usize {
     let mut n = 0;
-    if board.count(c, Pattern4::Five) == 0 {
+    let total = board.count(c, Pattern4::Five) as usize;
+    if total == 0 {
         return 0;
     }
+    // The count says how many there are: stop at the last one (or when `out` is full).
     for &p in squares {
-        if board.pattern4(p, c) == Pattern4::Five && n < out.len() {
+        if board.pattern4(p, c) == Pattern4::Five {
             out[n] = p;
             n += 1;
+            if n == total || n == out.len() {
+                break;
+            }
         }
     }
     n
