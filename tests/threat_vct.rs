@@ -6,7 +6,9 @@ mod threat_support;
 use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
-use sente::threat::dfpn::{SHORTCUTS_VERIFIED, VERIFY_SHORTCUT};
+use sente::threat::dfpn::{
+    AND_CACHE_VERIFIED, SHORTCUTS_VERIFIED, VERIFY_AND_CACHE, VERIFY_SHORTCUT,
+};
 use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
@@ -211,6 +213,22 @@ fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
     }
     assert_eq!(colours, [true, true], "both colours attack");
     assert!(SHORTCUTS_VERIFIED.load(Ordering::Relaxed) > before + 1000);
+}
+
+#[test]
+fn cached_and_expansions_match_the_ones_generated_afresh() {
+    // Every AND node that the side table would expand is expanded afresh too (pass
+    // test, line, candidate defences); the solver panics if the two differ.
+    VERIFY_AND_CACHE.store(true, Ordering::Relaxed);
+    let before = AND_CACHE_VERIFIED.load(Ordering::Relaxed);
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let a = b.side_to_move();
+        let mut s = VctSolver::new(1 << 22);
+        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
+    }
+    let n = AND_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
+    assert!(n > 300, "{n} hits checked");
 }
 
 #[test]

@@ -41,6 +41,12 @@ pub static VERIFY_SHORTCUT: AtomicBool = AtomicBool::new(false);
 /// Verdicts checked while [`VERIFY_SHORTCUT`] was set.
 pub static SHORTCUTS_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
+/// Tests set this to check every [`AndCache`] hit against the candidate defences
+/// generated afresh (the pass test's VCF line and the squares that can spoil it).
+pub static VERIFY_AND_CACHE: AtomicBool = AtomicBool::new(false);
+/// Hits checked while [`VERIFY_AND_CACHE`] was set.
+pub static AND_CACHE_VERIFIED: AtomicU64 = AtomicU64::new(0);
+
 /// Difference between a position's key and the key of its inner VCF question.
 const VCF_KEY: u64 = 0x51A7_E5C0_FFEE_0001;
 /// "Infinite" proof or disproof number.
@@ -164,6 +170,77 @@ impl Table {
     }
 }
 
+/// Most candidate defences an [`AndCache`] entry holds (nodes with more are not cached).
+const AND_CACHE_MAX: usize = 60;
+
+/// One [`AndCache`] slot: an AND node's pass-test length and its legal candidate
+/// defences in generation order.
+#[derive(Clone, Copy)]
+struct AndSlot {
+    key: u64,
+    pass_plies: i16,
+    n: u16,
+    cands: [u16; AND_CACHE_MAX],
+}
+
+impl Default for AndSlot {
+    fn default() -> AndSlot {
+        AndSlot {
+            key: 0,
+            pass_plies: 0,
+            n: 0,
+            cands: [0; AND_CACHE_MAX],
+        }
+    }
+}
+
+/// Direct-mapped side table of AND nodes' expansions (always replaced).
+///
+/// Why it exists: a quarter of the AND visits are revisits, and each one redid the pass
+/// test (a VCF table hit, but its line completed and replayed move by move) and the
+/// generation of the candidate defences, which costs CPU time and no nodes. A hit is
+/// used only when the VCF table still holds the same pass-test win and every candidate
+/// still has a table entry, that is exactly when the regenerated expansion would give
+/// the same children (checked by a test through [`VERIFY_AND_CACHE`]).
+struct AndCache {
+    slots: Vec<AndSlot>,
+    mask: usize,
+}
+
+impl AndCache {
+    fn new(bytes: usize) -> AndCache {
+        let want = (bytes / std::mem::size_of::<AndSlot>()).max(256);
+        let n = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        AndCache {
+            slots: vec![AndSlot::default(); n],
+            mask: n - 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(AndSlot::default());
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<&AndSlot> {
+        let s = &self.slots[key as usize & self.mask];
+        (s.key == key && key != 0).then_some(s)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, pass_plies: i16, cands: &[u16]) {
+        let s = &mut self.slots[key as usize & self.mask];
+        s.key = key;
+        s.pass_plies = pass_plies;
+        s.n = cands.len() as u16;
+        s.cands[..cands.len()].copy_from_slice(cands);
+    }
+}
+
 /// A child of a node on the current path.
 #[derive(Clone, Copy)]
 struct Child {
@@ -188,6 +265,7 @@ struct Value {
 /// the older depth-first search stays available for comparison.
 pub(crate) struct Dfpn {
     tt: Table,
+    and_cache: AndCache,
     squares: Vec<Pos>,
     size: (usize, usize),
     key: u64,
@@ -198,7 +276,9 @@ pub(crate) struct Dfpn {
     pub(crate) stats: SolveStats,
     children: Vec<Child>,
     lines: Vec<Pos>,
-    ranked: Vec<(u8, Pos)>,
+    /// OR node's threats: `(rank << 16) | square`, sorted as one integer (the order of
+    /// the pair, cheaper to sort).
+    ranked: Vec<u32>,
     mark: Vec<u32>,
     /// `stamp` on the squares of the current AND node's VCF line (see
     /// [`Dfpn::line_survives`]).
@@ -227,6 +307,8 @@ impl Dfpn {
     pub(crate) fn new(tt_bytes: usize) -> Dfpn {
         Dfpn {
             tt: Table::new(tt_bytes),
+            // On top of the table: a sixteenth of its bytes.
+            and_cache: AndCache::new(tt_bytes / 16),
             squares: Vec::new(),
             size: (0, 0),
             key: 0,
@@ -252,6 +334,7 @@ impl Dfpn {
     /// Forget every stored result.
     pub(crate) fn clear(&mut self) {
         self.tt.clear();
+        self.and_cache.clear();
     }
 
     /// Prove or disprove a win of `a` (moving now) within `max_plies` plies; `key`
@@ -718,9 +801,22 @@ impl Dfpn {
         // Threats near the attacker's previous move come first (the board's last move
         // is the root's, not this node's).
         let last = self.path.last().copied().or(board.last_move());
+        // The class counts say how many squares hold a ranked class (or renju black's
+        // forbid class): the scan stops after the last one.
+        let mut left = board.counts(a)[Pattern4::Forbid as usize..=Pattern4::Block4Flex3 as usize]
+            .iter()
+            .map(|&k| u32::from(k))
+            .sum::<u32>();
         for i in 0..self.squares.len() {
+            if left == 0 {
+                break;
+            }
             let p = self.squares[i];
-            let rank = match board.pattern4(p, a) {
+            let x = board.pattern4(p, a);
+            if x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3 {
+                left -= 1;
+            }
+            let rank = match x {
                 Pattern4::Block4Flex3 => 0u8,
                 Pattern4::Flex3x2 => 1,
                 Pattern4::Flex3Plus => 2,
@@ -741,14 +837,17 @@ impl Dfpn {
                 _ => continue,
             };
             let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
-            self.ranked.push((rank * 16 + dist, p));
+            self.ranked
+                .push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
         }
         self.ranked.sort_unstable();
-        for &(_, p) in &self.ranked {
+        for &x in &self.ranked {
+            let p = Pos(x as u16);
             self.tt.prefetch(self.key ^ HASH.stone(a, p));
         }
         for i in 0..self.ranked.len() {
-            let (r, p) = self.ranked[i];
+            let x = self.ranked[i];
+            let (r, p) = ((x >> 16) as u8, Pos(x as u16));
             // Expected number of defences: one for a four, a few for a three, more for
             // the weaker threats.
             let init = match r / 16 {
@@ -805,6 +904,16 @@ impl Dfpn {
                 };
             }
             Reply::Free => {}
+        }
+        // A revisit whose expansion the side table holds skips the pass test's line and
+        // the generation of the defences (one node, the VCF table hit it replaces).
+        let cached = self.and_cache_valid(board, a, rem, vcf);
+        let verify = VERIFY_AND_CACHE.load(Ordering::Relaxed);
+        if let Some(slot) = &cached {
+            if !verify {
+                self.stats.nodes += 1;
+                return self.expand_cached(slot, a, rem, stop);
+            }
         }
         // The attacker's move is a threat only if a pass by the defender loses to a VCF.
         // A test that runs out of its budget leaves the node open with a proof number
@@ -902,9 +1011,25 @@ impl Dfpn {
                     }
                 }
             }
+            // The class counts say how many squares can be fours (the forbid class
+            // included): the scan stops after the last one.
+            let counts = board.counts(d);
+            let mut left = u32::from(counts[Pattern4::Forbid as usize])
+                + counts[Pattern4::Block4 as usize..]
+                    .iter()
+                    .map(|&k| u32::from(k))
+                    .sum::<u32>();
             for i in 0..self.squares.len() {
+                if left == 0 {
+                    break;
+                }
                 let p = self.squares[i];
-                if board.is_empty(p) && self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
+                let x = board.pattern4(p, d);
+                if x != Pattern4::Forbid && x < Pattern4::Block4 {
+                    continue;
+                }
+                left -= 1;
+                if self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
                     self.mark[p.idx()] = stamp;
                     self.lines.push(p);
                 }
@@ -919,11 +1044,18 @@ impl Dfpn {
         }
         let mut worst = pass_plies as i16;
         let mut worst_pos = 0u16;
+        // The legal candidates, for the side table.
+        let mut legal = [0u16; AND_CACHE_MAX];
+        let mut n_legal = 0usize;
         for i in t1..t2 {
             let c = self.lines[i];
             if !legal_for(board, c, d) {
                 continue;
             }
+            if n_legal < AND_CACHE_MAX {
+                legal[n_legal] = c.0;
+            }
+            n_legal += 1;
             let known = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1);
             let v = match known {
                 Some((v, _)) => v,
@@ -989,6 +1121,90 @@ impl Dfpn {
                     self.lift(board, c, d);
                     v
                 }
+            };
+            if v.dn == 0 {
+                return Expanded::Done(Self::DISPROVEN, 0);
+            }
+            if v.pn == 0 {
+                if v.plies > worst {
+                    worst = v.plies;
+                    worst_pos = c.0;
+                }
+            } else {
+                self.children.push(Child {
+                    pos: c,
+                    pn: v.pn,
+                    dn: v.dn,
+                    plies: 0,
+                });
+            }
+            if self.aborted || stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                break;
+            }
+        }
+        if !self.aborted && n_legal <= AND_CACHE_MAX {
+            if let Some(slot) = &cached {
+                assert!(
+                    i32::from(slot.pass_plies) == pass_plies
+                        && slot.cands[..usize::from(slot.n)] == legal[..n_legal],
+                    "AND cache: stored expansion differs from the fresh one"
+                );
+                AND_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
+            }
+            self.and_cache
+                .store(self.key, pass_plies as i16, &legal[..n_legal]);
+        }
+        Expanded::Children {
+            worst,
+            worst_pos,
+            vcf_rem: 0,
+            lvl: 0,
+        }
+    }
+
+    /// The side table's expansion of the current AND node (no five on the board), if
+    /// generating it afresh would give the same: the VCF table answers the pass test at
+    /// once with the stored length, every candidate has a table value that applies (so
+    /// none would get a replay or a quick look), and the pass test's one node would not
+    /// hit the node limit.
+    fn and_cache_valid(
+        &self,
+        board: &Board,
+        a: Color,
+        rem: i32,
+        vcf: &VcfSolver,
+    ) -> Option<AndSlot> {
+        let slot = *self.and_cache.probe(self.key)?;
+        let plies = vcf.table_win(board, a, rem - 1, self.key ^ VCF_KEY)?;
+        if plies != i32::from(slot.pass_plies)
+            || self.node_limit - self.stats.nodes.min(self.node_limit) <= 1
+        {
+            return None;
+        }
+        let d = a.opp();
+        for &c in &slot.cands[..usize::from(slot.n)] {
+            self.tt.prefetch(self.key ^ HASH.stone(d, Pos(c)));
+        }
+        slot.cands[..usize::from(slot.n)]
+            .iter()
+            .all(|&c| {
+                self.lookup_key(self.key ^ HASH.stone(d, Pos(c)), rem - 1)
+                    .is_some()
+            })
+            .then_some(slot)
+    }
+
+    /// Expand the current AND node from a valid side-table entry: the candidate loop
+    /// of [`Dfpn::expand_and`] where every candidate is known.
+    fn expand_cached(&mut self, slot: &AndSlot, a: Color, rem: i32, stop: &AtomicBool) -> Expanded {
+        let d = a.opp();
+        let mut worst = slot.pass_plies;
+        let mut worst_pos = 0u16;
+        for &c in &slot.cands[..usize::from(slot.n)] {
+            let c = Pos(c);
+            let Some((v, _)) = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1) else {
+                unreachable!("checked by and_cache_valid");
             };
             if v.dn == 0 {
                 return Expanded::Done(Self::DISPROVEN, 0);

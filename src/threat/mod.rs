@@ -150,14 +150,21 @@ pub(crate) fn is_four_move(board: &mut Board, p: Pos, c: Color) -> bool {
 /// written to `out` (cleared first). Every five point created by a stone on `p` is there.
 #[inline]
 pub(crate) fn fives_near(board: &Board, p: Pos, c: Color, out: &mut [Pos; 8]) -> usize {
+    // Once as many are found as the board has five points, there are no more.
+    let total = (board.count(c, Pattern4::Five) as usize).min(out.len());
     let mut n = 0;
+    if total == 0 {
+        return 0;
+    }
     for d in Dir::ALL {
         for k in 1..HALF {
             for q in [p.step(d, k), p.step(d, -k)] {
-                if board.pattern4(q, c) == Pattern4::Five && n < out.len() && !out[..n].contains(&q)
-                {
+                if board.pattern4(q, c) == Pattern4::Five && !out[..n].contains(&q) {
                     out[n] = q;
                     n += 1;
+                    if n == total {
+                        return n;
+                    }
                 }
             }
         }
@@ -236,13 +243,18 @@ pub(crate) fn reply_to_fives(board: &mut Board, a: Color, fives: &[Pos]) -> Repl
 /// last move).
 pub(crate) fn all_fives(board: &Board, squares: &[Pos], c: Color, out: &mut [Pos; 8]) -> usize {
     let mut n = 0;
-    if board.count(c, Pattern4::Five) == 0 {
+    let total = board.count(c, Pattern4::Five) as usize;
+    if total == 0 {
         return 0;
     }
+    // The count says how many there are: stop at the last one (or when `out` is full).
     for &p in squares {
-        if board.pattern4(p, c) == Pattern4::Five && n < out.len() {
+        if board.pattern4(p, c) == Pattern4::Five {
             out[n] = p;
             n += 1;
+            if n == total || n == out.len() {
+                break;
+            }
         }
     }
     n

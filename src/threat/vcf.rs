@@ -107,6 +107,23 @@ impl VcfSolver {
         self.tt.prefetch(key);
     }
 
+    /// The plies of the win that [`VcfSolver::solve_keyed`] with these arguments would
+    /// return at once from its table (one node, before any move), if it would.
+    pub(crate) fn table_win(
+        &self,
+        board: &Board,
+        attacker: Color,
+        max_plies: i32,
+        key: u64,
+    ) -> Option<i32> {
+        if max_plies < 1 || board.count(attacker, Pattern4::Five) > 0 {
+            return None;
+        }
+        let depth = ((max_plies - 1) / 2).clamp(0, MAX_ATTACKS);
+        let e = self.tt.probe(key)?;
+        (e.is_win() && i32::from(e.plies) <= 2 * depth + 1).then_some(i32::from(e.plies))
+    }
+
     /// [`VcfSolver::solve`] for a board carrying look-ahead stones placed by another
     /// solver: `key` must identify the position (stones and attacker), since the board's
     /// own key does not see such stones.
