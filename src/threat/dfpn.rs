@@ -117,14 +117,20 @@ struct Table {
 
 const BUCKET: usize = 4;
 
+/// The largest power of two of `slot`-byte slots that fits in `bytes`, at least `min`
+/// (`min` a power of two).
+fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize {
+    let want = (bytes / slot.max(1)).max(min);
+    if want.is_power_of_two() {
+        want
+    } else {
+        want.next_power_of_two() / 2
+    }
+}
+
 impl Table {
     fn new(bytes: usize) -> Table {
-        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = power_of_two_slots(bytes, std::mem::size_of::<Entry>(), 1024);
         Table {
             slots: vec![Entry::default(); n],
             mask: (n - 1) & !(BUCKET - 1),
@@ -209,12 +215,7 @@ struct AndCache {
 
 impl AndCache {
     fn new(bytes: usize) -> AndCache {
-        let want = (bytes / std::mem::size_of::<AndSlot>()).max(256);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = power_of_two_slots(bytes, std::mem::size_of::<AndSlot>(), 256);
         AndCache {
             slots: vec![AndSlot::default(); n],
             mask: n - 1,
@@ -1509,4 +1510,36 @@ enum Expanded {
         /// To store as the entry's `pass_lvl`.
         lvl: u8,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::power_of_two_slots;
+
+    #[test]
+    fn table_slot_counts_are_the_largest_power_of_two_that_fits() {
+        for bytes in [
+            0usize,
+            1,
+            1000,
+            4096,
+            4097,
+            65_536,
+            1 << 26,
+            (1 << 26) + 123,
+        ] {
+            for slot in [16usize, 24, 32, 48] {
+                let n = power_of_two_slots(bytes, slot, 256);
+                assert!(n.is_power_of_two());
+                assert!(n >= 256);
+                // Either the minimum, or it fits and twice as many would not.
+                if n > 256 {
+                    assert!(
+                        n * slot <= bytes && 2 * n * slot > bytes,
+                        "{bytes} {slot} {n}"
+                    );
+                }
+            }
+        }
+    }
 }
