@@ -1123,21 +1123,8 @@ impl Dfpn {
                     v
                 }
             };
-            if v.dn == 0 {
+            if !self.add_defence(c, v, &mut worst, &mut worst_pos) {
                 return Expanded::Done(Self::DISPROVEN, 0);
-            }
-            if v.pn == 0 {
-                if v.plies > worst {
-                    worst = v.plies;
-                    worst_pos = c.0;
-                }
-            } else {
-                self.children.push(Child {
-                    pos: c,
-                    pn: v.pn,
-                    dn: v.dn,
-                    plies: 0,
-                });
             }
             if self.aborted || stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -1196,6 +1183,29 @@ impl Dfpn {
             .then_some(slot)
     }
 
+    /// Account one candidate defence `c` of the current AND node with its value `v`: a
+    /// proven one raises the longest proof (`worst`, at `worst_pos`), an open one becomes
+    /// a child. Returns false when the defence is disproven, which refutes the node.
+    fn add_defence(&mut self, c: Pos, v: Value, worst: &mut i16, worst_pos: &mut u16) -> bool {
+        if v.dn == 0 {
+            return false;
+        }
+        if v.pn == 0 {
+            if v.plies > *worst {
+                *worst = v.plies;
+                *worst_pos = c.0;
+            }
+        } else {
+            self.children.push(Child {
+                pos: c,
+                pn: v.pn,
+                dn: v.dn,
+                plies: 0,
+            });
+        }
+        true
+    }
+
     /// Expand the current AND node from a valid side-table entry: the candidate loop
     /// of [`Dfpn::expand_and`] where every candidate is known.
     fn expand_cached(&mut self, slot: &AndSlot, a: Color, rem: i32, stop: &AtomicBool) -> Expanded {
@@ -1207,21 +1217,8 @@ impl Dfpn {
             let Some((v, _)) = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1) else {
                 unreachable!("checked by and_cache_valid");
             };
-            if v.dn == 0 {
+            if !self.add_defence(c, v, &mut worst, &mut worst_pos) {
                 return Expanded::Done(Self::DISPROVEN, 0);
-            }
-            if v.pn == 0 {
-                if v.plies > worst {
-                    worst = v.plies;
-                    worst_pos = c.0;
-                }
-            } else {
-                self.children.push(Child {
-                    pos: c,
-                    pn: v.pn,
-                    dn: v.dn,
-                    plies: 0,
-                });
             }
             if self.aborted || stop.load(Ordering::Relaxed) {
                 self.aborted = true;
