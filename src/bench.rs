@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::types::{Pos, Rule};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
@@ -14,7 +15,7 @@ use std::time::Instant;
 /// that other processes on a shared machine disturb the figure less. Only the make+undo
 /// loops are timed, not setting up the positions.
 #[must_use]
-pub fn board_bench(rule: Rule) -> Vec<String> {
+pub fn board_bench(rule: Rule, shuffled: bool) -> Vec<String> {
     let mut rng = StdRng::seed_from_u64(20_261_122);
     let mut out = Vec::new();
     // 32 positions of 20..40 random stones near each other, with their candidate moves.
@@ -41,14 +42,25 @@ pub fn board_bench(rule: Rule) -> Vec<String> {
         let mut pairs = 0u64;
         let (mut secs, mut cpu_secs) = (0.0f64, 0.0f64);
         for (moves, cand) in &setups {
+            // The 200 passes over the candidates, each in its own random order when
+            // `shuffled` (drawn before the clock starts).
+            let order: Vec<Vec<Pos>> = (0..200)
+                .map(|_| {
+                    let mut o = cand.clone();
+                    if shuffled {
+                        o.shuffle(&mut rng);
+                    }
+                    o
+                })
+                .collect();
             let mut b = Board::new(15, 15, rule).expect("15x15");
             for &m in moves {
                 b.make(m);
             }
             let start = Instant::now();
             let cpu_start = thread_cpu_ns();
-            for _ in 0..200 {
-                for &c in cand {
+            for pass in &order {
+                for &c in pass {
                     b.make(c);
                     b.unmake();
                 }

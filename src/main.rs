@@ -10,7 +10,8 @@ fn main() {
                 .get(1)
                 .and_then(|r| sente::types::Rule::parse(r))
                 .unwrap_or(sente::types::Rule::Freestyle);
-            for line in sente::bench::board_bench(rule) {
+            let shuffled = args.iter().any(|a| a == "shuffled");
+            for line in sente::bench::board_bench(rule, shuffled) {
                 println!("{line}");
             }
         }
