@@ -538,8 +538,10 @@ impl Update<'_> {
         if !on_board {
             return;
         }
-        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1)) << DIR_SHIFT[D];
-        let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) | codes;
+        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1));
+        // The cleared bits and the new codes do not overlap, so the sum is their union
+        // (one `lea` that also applies the direction's shift).
+        let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) + (codes << DIR_SHIFT[D]);
         slot.st = st;
         // A non-empty cell's flags make both classes `None`.
         let t = self.tables;
