@@ -645,7 +645,7 @@ pub struct RuleTables {
 pub struct HotTables {
     /// Left half and centre: its class times the number of right classes; then right
     /// half: its class.
-    joint_halves: [u16; JOINT_HALVES],
+    joint_halves: [u32; JOINT_HALVES],
     /// Per pair of half classes: black's code in bits 1..4, white's in bits 17..20.
     joint: [u32; JOINT_SIZE],
     /// Per colour and even class field: the class as a one-hot vector. One more entry at
@@ -675,7 +675,14 @@ impl HotTables {
     pub fn codes_of_halves(&self, left: u64, right: u64) -> u32 {
         let l = self.joint_halves[left as usize & 0xFFF];
         let r = self.joint_halves[4096 | right as usize & 0x3FF];
-        self.joint[usize::from(l.wrapping_add(r))]
+        let i = l.wrapping_add(r) as usize;
+        debug_assert!(i < JOINT_SIZE);
+        // SAFETY: `build_joint` fills `joint_halves` (and nothing else writes it) with a
+        // left class times the number of right classes (at most `nl * nr`) and a right
+        // class (below `nr`), having checked `(nl + 1) * nr <= JOINT_SIZE`; so every sum
+        // of a left and a right entry indexes `joint`. (Entries of 32 bits, so that the
+        // sum needs no zero-extension.)
+        unsafe { *self.joint.get_unchecked(i) }
     }
 
     /// The combined class of colour index `c` (0 black, 1 white) from its class field
@@ -930,14 +937,14 @@ fn build_joint(rule: Rule, halves: &[u32; 2048], pat: &[u8; PAT_SIZE], hot: &mut
     );
     for h in 0..4096 {
         let lc = if h >> 10 == 0 { lclass[lof[h]] } else { nl };
-        joint_halves[h] = u16::try_from(lc * nr).expect("classes fit");
+        joint_halves[h] = u32::try_from(lc * nr).expect("classes fit");
     }
     for h in 0..1024 {
-        joint_halves[4096 + h] = u16::try_from(rclass[rof[h]]).expect("classes fit");
+        joint_halves[4096 + h] = u32::try_from(rclass[rof[h]]).expect("classes fit");
     }
     for &l in &lrep {
         for &r in &rrep {
-            let idx = usize::from(joint_halves[l as usize] + joint_halves[4096 + r as usize]);
+            let idx = (joint_halves[l as usize] + joint_halves[4096 + r as usize]) as usize;
             joint[idx] = codes_of(l, r);
         }
     }
@@ -1175,7 +1182,7 @@ mod tests {
             let hot = RuleTables::get(rule).hot();
             let right = hot.joint_halves[4096..].iter().max().copied().unwrap_or(0);
             let left = hot.joint_halves[..1024].iter().max().copied().unwrap_or(0);
-            let used = usize::from(left + right) + 1;
+            let used = (left + right) as usize + 1;
             assert!(used <= JOINT_SIZE, "{rule:?}: {used} entries");
             if matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju) {
                 assert!(used * 4 <= 16 << 10, "{rule:?}: {used} entries");
