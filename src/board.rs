@@ -175,6 +175,13 @@ const fn halves_at(w: u64, j: i32) -> (u64, u64) {
     (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
 }
 
+/// The bit of [`Board::reach`] for the cell `k` steps (1 <= |k| <= 5) from a stone
+/// along direction `d`: forward cells first, below bit 32 for the directions 0..=2.
+const fn reach_bit(d: usize, k: i32) -> u32 {
+    let side = if k > 0 { k - 1 } else { HALF - 1 - k };
+    10 * d as u32 + side as u32
+}
+
 /// A boxed array of wall slots, built on the heap.
 fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
     vec![Slot::WALL; NUM_CELLS]
@@ -495,9 +502,9 @@ struct Update<'a> {
     tables: &'a HotTables,
     /// This frame's saved states.
     saved: &'a mut [Slot; STENCIL],
-    /// Per direction, bits 6d..6d+3 and 6d+3..6d+6: how many of the cells the update
-    /// visits forward and back lie on the board ([`Board::reach`]).
-    reach: u32,
+    /// Which of the cells the update visits lie on the board ([`Board::reach`]): bit
+    /// [`reach_bit`]`(d, k)` for the cell `k` steps along direction `d`.
+    reach: u64,
     /// Per colour: the cells that entered each class so far...
     plus: [Lanes; 2],
     /// ...and the cells that left it.
@@ -511,14 +518,16 @@ impl Update<'_> {
     #[inline(always)]
     fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
-        let forward = (self.reach >> (6 * D)) & 7;
-        let back = (self.reach >> (6 * D + 3)) & 7;
+        // One bit test per cell (no count to extract first).
+        let reach = self.reach;
+        let on_board = |k: i32| reach & 1 << reach_bit(D, k) != 0;
         macro_rules! at {
             ($($k:literal)*) => {$(
                 let (n, q) = (record(FAR, D, $k), REACH + off * $k);
-                self.cell::<D>(n, q, halves_at(line, $k), $k <= forward);
+                let (fwd, back) = (on_board($k), on_board(-$k));
+                self.cell::<D>(n, q, halves_at(line, $k), fwd);
                 let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
-                self.cell::<D>(n, q, halves_at(line, -$k), $k <= back);
+                self.cell::<D>(n, q, halves_at(line, -$k), back);
             )*};
         }
         at!(1 2 3 4);
@@ -602,7 +611,7 @@ pub struct Board {
     s: Box<[Slot; NUM_CELLS]>,
     /// Per square: how far the update of a stone there reaches on the board (see
     /// [`Update::reach`]); fixed for the board size.
-    reach: Box<[u32; NUM_CELLS]>,
+    reach: Box<[u64; NUM_CELLS]>,
     /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
     /// around.
     lines: Box<[Line; NUM_LINES]>,
@@ -659,11 +668,10 @@ impl Board {
         for p in squares {
             let mut reach = 0;
             for (d, dir) in Dir::ALL.into_iter().enumerate() {
-                for (side, sign) in [1, -1].into_iter().enumerate() {
-                    let n = (1..=HALF)
-                        .take_while(|&k| b.in_board(p.step(dir, sign * k)))
-                        .count();
-                    reach |= (n as u32) << (6 * d + 3 * side);
+                for k in (-HALF..=HALF).filter(|&k| k != 0) {
+                    if b.in_board(p.step(dir, k)) {
+                        reach |= 1 << reach_bit(d, k);
+                    }
                 }
             }
             b.reach[p.idx()] = reach;
