@@ -201,6 +201,12 @@ impl Core {
                         r - self.params.lmr_tactical
                     };
                     r.clamp(0, new_depth)
+                } else if stage == Stage::DefendThree
+                    && self.params.lmr_defend
+                    && i >= 2
+                    && depth >= 3
+                {
+                    1
                 } else {
                     0
                 };
