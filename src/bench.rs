@@ -189,6 +189,8 @@ pub fn search_bench(depth: i32, spec: &str) -> Vec<String> {
         let moves = parse_moves(moves).expect("bench moves parse");
         let mut b = board_from(size, rule, &moves).expect("bench position is legal");
         let mut s = Searcher::new(BENCH_TT_BYTES, params.clone());
+        // Warm like the engine's table after it waited for input (`Engine::prefault`).
+        while s.prefault(usize::MAX) {}
         let mut limits =
             SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
         limits.max_depth = Some(depth);
@@ -256,6 +258,9 @@ pub fn depth_bench(ms: u64, spec: &str) -> Vec<String> {
         return vec![format!("bad parameters: {e}")];
     }
     let mut s = Searcher::new(crate::search::DEFAULT_TT_BYTES, params);
+    // The engine faults its table in while it waits for input (`Engine::prefault`), so
+    // a game move finds it warm: so does this one.
+    while s.prefault(usize::MAX) {}
     let limits = SearchLimits::fixed(std::time::Duration::from_millis(ms), Instant::now());
     let mut out = Vec::new();
     let r = s.go(&mut b, &limits, None, &mut |info| {
