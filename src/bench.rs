@@ -123,6 +123,33 @@ pub const BENCH_POSITIONS: [(usize, Rule, &str); 10] = [
 pub const BENCH_DEPTH: i32 = 14;
 /// Transposition table of the search bench (bytes).
 pub const BENCH_TT_BYTES: usize = 16 << 20;
+/// The bench searches to a fixed depth without a clock, but gives the root threat phase
+/// the node budgets it has in a move with this `timeout_turn` (ms): without a clock it
+/// would get the full budgets of the parameters, about ten times what it gets in such a
+/// game move, and the bench would mostly time the threat solvers' defence searches.
+pub const BENCH_THREAT_TURN_MS: i64 = 1000;
+
+/// `params` with the root threat budgets cut to those of a move with `timeout_turn`
+/// `turn_ms` and no match clock (see [`BENCH_THREAT_TURN_MS`]).
+#[must_use]
+pub fn with_turn_threat_budgets(
+    params: &crate::search::params::SearchParams,
+    turn_ms: i64,
+) -> crate::search::params::SearchParams {
+    use crate::time::{SearchLimits, TimeSettings};
+    let settings = TimeSettings {
+        turn_ms: Some(turn_ms),
+        ..TimeSettings::default()
+    };
+    let limits = SearchLimits::from_settings(&settings, 0, Instant::now());
+    let (b, _) = crate::search::root_threat_budgets(params, &limits);
+    let mut p = params.clone();
+    p.root_vcf_nodes = b.vcf_nodes;
+    p.root_vct_nodes = b.vct_nodes;
+    p.defence_vcf_nodes = b.def_vcf;
+    p.defence_vct_nodes = b.def_vct;
+    p
+}
 
 /// Parse a move list of `x,y` items separated by spaces.
 #[must_use]
@@ -148,7 +175,8 @@ pub fn board_from(size: usize, rule: Rule, moves: &[Pos]) -> Option<Board> {
 }
 
 /// Search every bench position to `depth` with a fresh 16 MB table on one thread, with
-/// the search parameters `spec` (`SearchParams::apply` syntax, "" = defaults).
+/// the search parameters `spec` (`SearchParams::apply` syntax, "" = defaults) and the
+/// root threat budgets of a 1 s move ([`BENCH_THREAT_TURN_MS`]).
 /// Returns the report lines; the last is `Bench: <nodes> nodes <nps> nps <ms> ms`, and
 /// the node count is the same on every run and machine.
 #[must_use]
@@ -160,6 +188,7 @@ pub fn search_bench(depth: i32, spec: &str) -> Vec<String> {
     if let Err(e) = params.apply(spec) {
         return vec![format!("bad parameters: {e}")];
     }
+    let params = with_turn_threat_budgets(&params, BENCH_THREAT_TURN_MS);
     let mut total_nodes = 0u64;
     let mut threat_ns = 0u64;
     // Build the rule tables before the clock starts.
@@ -172,6 +201,8 @@ pub fn search_bench(depth: i32, spec: &str) -> Vec<String> {
         let moves = parse_moves(moves).expect("bench moves parse");
         let mut b = board_from(size, rule, &moves).expect("bench position is legal");
         let mut s = Searcher::new(BENCH_TT_BYTES, params.clone());
+        // Warm like the engine's table after it waited for input (`Engine::prefault`).
+        while s.prefault(usize::MAX) {}
         let mut limits =
             SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
         limits.max_depth = Some(depth);
@@ -239,6 +270,9 @@ pub fn depth_bench(ms: u64, spec: &str) -> Vec<String> {
         return vec![format!("bad parameters: {e}")];
     }
     let mut s = Searcher::new(crate::search::DEFAULT_TT_BYTES, params);
+    // The engine faults its table in while it waits for input (`Engine::prefault`), so
+    // a game move finds it warm: so does this one.
+    while s.prefault(usize::MAX) {}
     let limits = SearchLimits::fixed(std::time::Duration::from_millis(ms), Instant::now());
     let mut out = Vec::new();
     let r = s.go(&mut b, &limits, None, &mut |info| {
@@ -311,4 +345,30 @@ pub fn process_cpu_ms() -> Option<u64> {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
     Some(ticks * 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{params::SearchParams, root_threat_budgets};
+    use crate::time::{SearchLimits, TimeSettings};
+
+    #[test]
+    fn bench_threat_budgets_are_those_of_a_move_with_that_turn_time() {
+        let params = SearchParams::default();
+        for turn in [200, BENCH_THREAT_TURN_MS, 5000] {
+            let settings = TimeSettings {
+                turn_ms: Some(turn),
+                ..TimeSettings::default()
+            };
+            let in_game = SearchLimits::from_settings(&settings, 0, Instant::now());
+            let (want, _) = root_threat_budgets(&params, &in_game);
+            // The bench has no clock: a day per move.
+            let bench = SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
+            let (got, _) = root_threat_budgets(&with_turn_threat_budgets(&params, turn), &bench);
+            assert_eq!(got, want, "turn {turn}");
+            let (unlimited, _) = root_threat_budgets(&params, &bench);
+            assert!(got.vcf_nodes < unlimited.vcf_nodes, "turn {turn}");
+        }
+    }
 }

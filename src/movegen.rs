@@ -106,36 +106,51 @@ impl MoveList {
         s[0]
     }
 
-    /// Arrange moves `from..` so that `from..from + k` hold the best `k` of them in
-    /// [`MoveList::pick`] order (the others follow in any order): one pass with
-    /// insertion into the short sorted front, cheaper than `k` picks.
-    pub fn sort_top(&mut self, from: usize, k: usize) {
+    /// Keep the best `k` of moves `from..` at `from..from + k` in [`MoveList::pick`]
+    /// order and drop the others (the list ends after them): one pass that inserts
+    /// into a short sorted buffer of keys (score above the inverted square index, which
+    /// give the move back), cheaper than `k` picks or a sort.
+    pub fn keep_top(&mut self, from: usize, k: usize) {
+        const BUF: usize = 32;
         let end = self.len;
         let k = k.min(end.saturating_sub(from));
         if k == 0 {
+            self.len = from.min(end);
             return;
         }
         let key = |m: &ScoredMove| (i64::from(m.score) << 16) | i64::from(!m.pos.0);
+        if k > BUF {
+            // Long forced lists: sort them all.
+            let s = &mut self.moves[from..end];
+            s.sort_unstable_by_key(|m| std::cmp::Reverse(key(m)));
+            self.len = from + k;
+            return;
+        }
+        let mut top = [0i64; BUF];
         let mut t = 0;
-        for j in from..end {
-            let m = self.moves[j];
-            let km = key(&m);
+        for m in &self.moves[from..end] {
+            let km = key(m);
             if t == k {
-                if km <= key(&self.moves[from + k - 1]) {
+                if km <= top[k - 1] {
                     continue;
                 }
-                // The front's last one goes where `m` was.
-                self.moves[j] = self.moves[from + k - 1];
                 t -= 1;
             }
-            let mut q = from + t;
-            while q > from && key(&self.moves[q - 1]) < km {
-                self.moves[q] = self.moves[q - 1];
+            let mut q = t;
+            while q > 0 && top[q - 1] < km {
+                top[q] = top[q - 1];
                 q -= 1;
             }
-            self.moves[q] = m;
+            top[q] = km;
             t += 1;
         }
+        for (slot, &km) in self.moves[from..from + k].iter_mut().zip(&top[..k]) {
+            *slot = ScoredMove {
+                pos: Pos(!(km as u16)),
+                score: (km >> 16) as i32,
+            };
+        }
+        self.len = from + k;
     }
 
     /// Remove `pos` if listed (the order of the others may change; picking does not
@@ -509,27 +524,31 @@ mod tests {
     }
 
     #[test]
-    fn sort_top_gives_the_picking_order_of_the_best_k() {
+    fn keep_top_gives_the_picking_order_of_the_best_k_and_drops_the_rest() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(12);
-        for _ in 0..300 {
+        for round in 0..400 {
             let (mut a, mut b) = random_list_twice(&mut rng);
+            if round % 4 == 0 {
+                // Large and negative scores survive the packed keys.
+                for m in a.as_mut_slice().iter_mut().chain(b.as_mut_slice()) {
+                    m.score = m.score.wrapping_mul(1 << 27);
+                }
+            }
             let n = a.len();
             let from = rng.gen_range(0..n);
-            let k = rng.gen_range(0..15);
+            // Up to 40: past the 32-key buffer too.
+            let k = rng.gen_range(0..40);
             for i in 0..from {
                 a.pick(i);
                 b.pick(i);
             }
-            b.sort_top(from, k);
+            b.keep_top(from, k);
             let top = k.min(n - from);
+            assert_eq!(b.len(), from + top);
             let picked: Vec<ScoredMove> = (from..from + top).map(|i| a.pick(i)).collect();
-            assert_eq!(picked, &b.as_slice()[from..from + top]);
-            let mut rest_a: Vec<Pos> = a.as_slice()[from + top..].iter().map(|m| m.pos).collect();
-            let mut rest_b: Vec<Pos> = b.as_slice()[from + top..].iter().map(|m| m.pos).collect();
-            rest_a.sort();
-            rest_b.sort();
-            assert_eq!(rest_a, rest_b);
+            assert_eq!(picked, &b.as_slice()[from..]);
+            assert_eq!(&a.as_slice()[..from], &b.as_slice()[..from]);
         }
     }
 

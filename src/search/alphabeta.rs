@@ -172,9 +172,9 @@ impl Core {
                     break;
                 }
                 // The first generated move is picked (a cutoff there is common); the
-                // rest of the top N are sorted at once.
+                // rest of the top N are sorted at once (the others are dropped).
                 if i - first == 1 {
-                    cur.moves.sort_top(1, n - i);
+                    cur.moves.keep_top(1, n - i);
                 }
                 if i - first >= 1 {
                     cur.moves.get(i - first).pos
@@ -201,6 +201,12 @@ impl Core {
                         r - self.params.lmr_tactical
                     };
                     r.clamp(0, new_depth)
+                } else if stage == Stage::DefendThree
+                    && self.params.lmr_defend
+                    && i >= 2
+                    && depth >= 3
+                {
+                    1
                 } else {
                     0
                 };

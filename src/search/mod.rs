@@ -420,32 +420,10 @@ impl Core {
     }
 
     /// The root threat phase under a watchdog thread that raises the solvers' stop flag
-    /// after `threat_time_permille` of the soft limit (at most half the hard limit) or
-    /// when the search's own stop flag is raised. Budgets are cut to the same share of a
-    /// node limit; the solver nodes count as search nodes.
+    /// after its time share or when the search's own stop flag is raised, with the node
+    /// budgets of [`root_threat_budgets`]; the solver nodes count as search nodes.
     fn root_threats(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
-        let p = &self.params;
-        let allowed = limits
-            .optimum
-            .mul_f64(f64::from(p.threat_time_permille) / 1000.0)
-            .min(limits.maximum / 2);
-        // Budgets fit the time share at a pessimistic solver speed (the defence searches
-        // make many solver calls, each of which notices the stop flag only every few
-        // hundred nodes).
-        let nodes_in_time = u64::try_from(allowed.as_millis())
-            .unwrap_or(u64::MAX)
-            .saturating_mul(SOLVER_NODES_PER_MS);
-        // A node limit is shared the same way as the time.
-        let nodes_in_limit = limits.max_nodes.map_or(u64::MAX, |m| {
-            m.saturating_mul(u64::from(p.threat_time_permille)) / 1000
-        });
-        let share = |n: u64, div: u64| n.min(nodes_in_time / div).min(nodes_in_limit / div);
-        let budgets = RootBudgets {
-            vcf_nodes: share(p.root_vcf_nodes, 4),
-            vct_nodes: share(p.root_vct_nodes, 4),
-            def_vcf: share(p.defence_vcf_nodes, 64),
-            def_vct: share(p.defence_vct_nodes, 32),
-        };
+        let (budgets, allowed) = root_threat_budgets(&self.params, limits);
         let deadline = limits.start.checked_add(allowed);
         let outside = self.stop.clone();
         let flag = AtomicBool::new(false);
@@ -687,6 +665,33 @@ impl Core {
         }
         pv
     }
+}
+
+/// The node budgets of the root threat phase of a search within `limits`, and its time
+/// share: `threat_time_permille` of the soft limit (at most half the hard limit). The
+/// budgets of the parameters are cut to what fits that share at a pessimistic solver
+/// speed (the defence searches make many solver calls, each of which notices the stop
+/// flag only every few hundred nodes) and to the same share of a node limit.
+#[must_use]
+pub fn root_threat_budgets(p: &SearchParams, limits: &SearchLimits) -> (RootBudgets, Duration) {
+    let allowed = limits
+        .optimum
+        .mul_f64(f64::from(p.threat_time_permille) / 1000.0)
+        .min(limits.maximum / 2);
+    let nodes_in_time = u64::try_from(allowed.as_millis())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(SOLVER_NODES_PER_MS);
+    let nodes_in_limit = limits.max_nodes.map_or(u64::MAX, |m| {
+        m.saturating_mul(u64::from(p.threat_time_permille)) / 1000
+    });
+    let share = |n: u64, div: u64| n.min(nodes_in_time / div).min(nodes_in_limit / div);
+    let budgets = RootBudgets {
+        vcf_nodes: share(p.root_vcf_nodes, 4),
+        vct_nodes: share(p.root_vct_nodes, 4),
+        def_vcf: share(p.defence_vcf_nodes, 64),
+        def_vct: share(p.defence_vct_nodes, 32),
+    };
+    (budgets, allowed)
 }
 
 /// The root moves that may stop the opponent's threat: the generated moves (best first)

@@ -76,6 +76,10 @@ pub struct SearchParams {
     /// Moves that make or stop a three (not quiet) are reduced by this many plies less
     /// than quiet ones (a large value: never reduced).
     pub lmr_tactical: i32,
+    /// At a node that must answer an open three (the defences and own fours only, no
+    /// top-N cut), moves from index 2 on are first searched one ply shallower when at
+    /// least 3 plies are left (re-searched at full depth if they beat alpha).
+    pub lmr_defend: bool,
     /// Extend a node whose only move is a forced block by one ply.
     pub forced_extension: bool,
     /// Most plies of forced blocks the quiescence search plays.
@@ -168,6 +172,7 @@ impl Default for SearchParams {
             lmr_k: 1400,
             lmr_c: 0,
             lmr_tactical: 1,
+            lmr_defend: true,
             forced_extension: true,
             qsearch_max_ply: 12,
             check_interval: 256,
@@ -211,7 +216,7 @@ impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
     /// lmr, lmr_index, lmr_depth, lmr_k, lmr_c,
-    /// lmr_tactical, fext, qply, threats (on|off), root_vcf, root_vct,
+    /// lmr_tactical, lmr_defend (on|off), fext, qply, threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
@@ -265,6 +270,7 @@ impl SearchParams {
                 "lmr_k" => self.lmr_k = num()?.clamp(0, 10_000) as i32,
                 "lmr_c" => self.lmr_c = num()?.clamp(-10_000, 10_000) as i32,
                 "lmr_tactical" => self.lmr_tactical = num()?.clamp(0, 100) as i32,
+                "lmr_defend" => self.lmr_defend = flag()?,
                 "fext" => self.forced_extension = flag()?,
                 "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
                 "threats" => self.threats = flag()?,
@@ -310,8 +316,9 @@ mod tests {
     #[test]
     fn apply_sets_evaluation_weights_and_rejects_a_wrong_count() {
         let mut p = SearchParams::default();
-        p.apply("ev_own=0/0/1/2/3/4/5/6/7/8/9/10/11/12,ev_three=77,killer=5")
+        p.apply("ev_own=0/0/1/2/3/4/5/6/7/8/9/10/11/12,ev_three=77,killer=5,lmr_defend=off")
             .unwrap();
+        assert!(!p.lmr_defend && SearchParams::default().lmr_defend);
         assert_eq!(p.eval.own, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
         assert_eq!(p.eval.opp, EvalParams::default().opp);
         assert_eq!(p.eval.opp_three_no_four, 77);
