@@ -62,6 +62,18 @@ const UNIT: u32 = 4;
 /// proven 37 -> 43 of 50, gaofei_vct 118 -> 120 of 170, black_win_100 65 = 65 of 73
 /// (the step 1, 2, 4 or 8 and the same rule for OR nodes' disproof numbers did worse).
 const WEAK_PN_STEP: u32 = 3;
+/// Added to the initial proof number of an OR node's threat per attacking move on the
+/// path above it: df-pn's proof numbers barely grow along a line of threats (an AND node
+/// with one real defence passes its child's on), so it would dive into long lines of
+/// threes; this keeps shallower threats ahead (after Deep df-pn, Zhang et al.). With
+/// `COUNTER_FOUR_PN`, at `--vct-nodes 1000000`: gaofei_vct 128 -> 132 of 170,
+/// black_win_100 64 -> 66 of 73, quintet proven 43 = 43 of 50 (3 per move: 125, 67).
+const DEPTH_PN: u32 = 2;
+/// Added to the initial proof number of a threat per square where the defender can make
+/// a four after it: each counter-four needs its own copy of the rest of the proof. At
+/// `--vct-nodes 1000000`, alone: gaofei_vct 120 -> 128 of 170 (73.2 M -> 60.6 M nodes),
+/// black_win_100 65 -> 63 of 73 (a whole unit per four: 128, 64).
+const COUNTER_FOUR_PN: u32 = UNIT / 2;
 /// Node budget of each inner VCF question at a node.
 const INNER_VCF_NODES: u64 = 20_000;
 /// Node budget of the quick VCF look after each defence that does not leave the threat's
@@ -280,6 +292,8 @@ pub(crate) struct Dfpn {
     /// OR node's threats: `(rank << 16) | square`, sorted as one integer (the order of
     /// the pair, cheaper to sort).
     ranked: Vec<u32>,
+    /// OR node: the defender's four squares (see [`Dfpn::collect_defender_fours`]).
+    dfours: Vec<Pos>,
     mark: Vec<u32>,
     /// `stamp` on the squares of the current AND node's VCF line (see
     /// [`Dfpn::line_survives`]).
@@ -320,6 +334,7 @@ impl Dfpn {
             children: Vec::with_capacity(1 << 14),
             lines: Vec::with_capacity(1 << 12),
             ranked: Vec::with_capacity(NUM_CELLS),
+            dfours: Vec::with_capacity(NUM_CELLS),
             mark: vec![0; NUM_CELLS],
             line_mark: vec![0; NUM_CELLS],
             reply_mark: vec![0; NUM_CELLS],
@@ -842,6 +857,7 @@ impl Dfpn {
                 .push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
         }
         self.ranked.sort_unstable();
+        let d4_now = self.collect_defender_fours(board, d);
         for &x in &self.ranked {
             let p = Pos(x as u16);
             self.tt.prefetch(self.key ^ HASH.stone(a, p));
@@ -858,6 +874,15 @@ impl Dfpn {
                 8 => 5 * UNIT,
                 _ => 6 * UNIT,
             };
+            // Deeper threats and threats that leave the defender counter-fours look
+            // harder (see `DEPTH_PN` and `COUNTER_FOUR_PN`); a child the table knows
+            // gets its stored value anyway.
+            let init = init + DEPTH_PN * self.path.len() as u32;
+            let init = if self.tt.probe(self.key ^ HASH.stone(a, p)).is_none() {
+                init + COUNTER_FOUR_PN * self.defender_fours_after(board, p, a, d4_now)
+            } else {
+                init
+            };
             self.push_child(p, a, rem - 1, init);
         }
         if self.ranked.is_empty() {
@@ -869,6 +894,52 @@ impl Dfpn {
             vcf_rem: rem as i16,
             lvl: sim_tried,
         }
+    }
+
+    /// The defender `d`'s four squares (and renju black's forbidden squares, which an
+    /// attacking stone can turn into fours) into `dfours`; returns the number of squares
+    /// where `d` can make a four or five now.
+    fn collect_defender_fours(&mut self, board: &Board, d: Color) -> u32 {
+        self.dfours.clear();
+        let counts = board.counts(d);
+        let fours = counts[Pattern4::Block4 as usize..]
+            .iter()
+            .map(|&k| u32::from(k))
+            .sum::<u32>();
+        let mut left = fours + u32::from(counts[Pattern4::Forbid as usize]);
+        for i in 0..self.squares.len() {
+            if left == 0 {
+                break;
+            }
+            let p = self.squares[i];
+            let x = board.pattern4(p, d);
+            if x == Pattern4::Forbid || x >= Pattern4::Block4 {
+                left -= 1;
+                self.dfours.push(p);
+            }
+        }
+        fours
+    }
+
+    /// How many squares give the defender a four or five after the attacker `a` plays
+    /// on `p` (`now`: the count before; `dfours` as [`Dfpn::collect_defender_fours`]
+    /// left it). A stone changes the classes of the squares at most five cells away
+    /// along its lines only, so the board is asked only when one of `dfours` is there.
+    fn defender_fours_after(&self, board: &mut Board, p: Pos, a: Color, now: u32) -> u32 {
+        let near = self.dfours.iter().any(|&q| {
+            let (dx, dy) = (p.x().abs_diff(q.x()), p.y().abs_diff(q.y()));
+            (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 5
+        });
+        if !near {
+            return now;
+        }
+        board.place(p, a);
+        let n = board.counts(a.opp())[Pattern4::Block4 as usize..]
+            .iter()
+            .map(|&k| u32::from(k))
+            .sum::<u32>();
+        board.lift(p);
+        n
     }
 
     /// Expand an AND node (defender `a.opp()` to move after an attacking move).
@@ -1511,7 +1582,65 @@ enum Expanded {
 
 #[cfg(test)]
 mod tests {
-    use super::power_of_two_slots;
+    use super::{power_of_two_slots, Dfpn};
+    use crate::board::Board;
+    use crate::pattern::Pattern4;
+    use crate::types::{Color, Pos, Rule};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Squares where `c` can make a four or five, counted on the board.
+    fn fours(board: &Board, c: Color) -> u32 {
+        board.counts(c)[Pattern4::Block4 as usize..]
+            .iter()
+            .map(|&k| u32::from(k))
+            .sum()
+    }
+
+    #[test]
+    fn defender_fours_after_a_threat_equal_a_recount_on_the_board() {
+        let mut rng = StdRng::seed_from_u64(0xD4);
+        let mut dfpn = Dfpn::new(1 << 16);
+        let (mut checked, mut changed) = (0u32, 0u32);
+        for game in 0..120 {
+            let rule = [Rule::Freestyle, Rule::Renju, Rule::Standard][game % 3];
+            let mut board = Board::new(15, 15, rule).unwrap();
+            dfpn.squares = board.all_squares().collect();
+            let mut cands = Vec::new();
+            for _ in 0..rng.gen_range(10..60) {
+                board.candidates(&mut cands);
+                if cands.is_empty() {
+                    break;
+                }
+                let p = cands[rng.gen_range(0..cands.len())];
+                board.make(p);
+                if board.count(Color::Black, Pattern4::Five) > 0
+                    || board.count(Color::White, Pattern4::Five) > 0
+                {
+                    break;
+                }
+                for a in [Color::Black, Color::White] {
+                    let d = a.opp();
+                    let now = dfpn.collect_defender_fours(&board, d);
+                    assert_eq!(now, fours(&board, d));
+                    for p in board.all_squares().collect::<Vec<Pos>>() {
+                        if !board.is_empty(p) {
+                            continue;
+                        }
+                        let fast = dfpn.defender_fours_after(&mut board, p, a, now);
+                        board.place(p, a);
+                        let slow = fours(&board, d);
+                        board.lift(p);
+                        assert_eq!(fast, slow, "{rule:?} {a:?} plays {p:?}");
+                        checked += 1;
+                        changed += u32::from(slow != now);
+                    }
+                }
+            }
+        }
+        // The positions must have exercised the case the shortcut skips.
+        assert!(changed > 100, "{changed} of {checked}");
+    }
 
     #[test]
     fn table_slot_counts_are_the_largest_power_of_two_that_fits() {
