@@ -208,7 +208,7 @@ impl Default for SearchParams {
             root_lmr: true,
             tt_two_bounds: false,
             tt_first: true,
-            killers_first: true,
+            killers_first: false,
             iir_depth: 3,
             quick_win5: false,
             partial_iterations: true,
