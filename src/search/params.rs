@@ -130,6 +130,10 @@ pub struct SearchParams {
     pub tt_two_bounds: bool,
     /// Search the TT move before generating the other moves.
     pub tt_first: bool,
+    /// Search the killer moves right after the TT move, before generating the other
+    /// moves, where the generator would list them next (unforced node, killer bonus
+    /// above every pattern score); needs `tt_first`.
+    pub killers_first: bool,
     /// Reduce late root moves like inner ones (quiet moves only).
     pub root_lmr: bool,
     /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
@@ -204,6 +208,7 @@ impl Default for SearchParams {
             root_lmr: true,
             tt_two_bounds: false,
             tt_first: true,
+            killers_first: false,
             iir_depth: 3,
             quick_win5: false,
             partial_iterations: true,
@@ -224,7 +229,7 @@ impl SearchParams {
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), killer (ordering bonus of a
     /// killer move), counter (ordering bonus of the counter move, 0 = off), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
-    /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
+    /// generation), killers_first (on|off: the killers next, before generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
     /// with a per-move limit only, no soft stop and iterations predicted to end past
     /// the hard limit are started); evaluation:
@@ -287,6 +292,7 @@ impl SearchParams {
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
                 "tt_first" => self.tt_first = flag()?,
+                "killers_first" => self.killers_first = flag()?,
                 "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
                 "killer" => self.killer_score = num()?.clamp(0, 1 << 24) as i32,
                 "counter" => self.counter_score = num()?.clamp(0, 1 << 24) as i32,
