@@ -143,7 +143,9 @@ fn parse_xy(tok: &str) -> Option<(i64, i64)> {
 }
 
 /// Parse one input line (`None` for blank and `#` comment lines). The moves are the
-/// first tab-separated field whose tokens all look like `x,y`.
+/// first tab-separated field whose tokens all look like `x,y`, apart from an optional
+/// side word (`black` / `white`); a field that is only a side word also sets the side.
+/// A line without such a field gives no moves, which `solve` reports as an error.
 #[must_use]
 pub fn parse_line(line: &str) -> Option<PositionLine> {
     let t = line.trim();
@@ -152,18 +154,34 @@ pub fn parse_line(line: &str) -> Option<PositionLine> {
     }
     let mut to_move = None;
     let mut moves = None;
+    let side = |w: &str| match w.to_ascii_lowercase().as_str() {
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
+        _ => None,
+    };
     for field in t.split('\t') {
         let f = field.trim();
-        match f {
-            "black" => to_move = to_move.or(Some(Color::Black)),
-            "white" => to_move = to_move.or(Some(Color::White)),
-            _ => {}
+        if let Some(c) = side(f) {
+            to_move = to_move.or(Some(c));
         }
         if moves.is_none() {
-            let toks: Option<Vec<(i64, i64)>> = f.split_whitespace().map(parse_xy).collect();
+            // A side word may also end a space-separated move list ("7,7 8,8 black").
+            let mut field_side = None;
+            let toks: Option<Vec<(i64, i64)>> = f
+                .split_whitespace()
+                .filter(|w| match side(w) {
+                    Some(c) => {
+                        field_side = field_side.or(Some(c));
+                        false
+                    }
+                    None => true,
+                })
+                .map(parse_xy)
+                .collect();
             if let Some(v) = toks {
                 if !v.is_empty() {
                     moves = Some(v);
+                    to_move = to_move.or(field_side);
                 }
             }
         }
@@ -340,6 +358,10 @@ pub fn run(args: &[String]) -> i32 {
             continue;
         };
         total += 1;
+        if pl.moves.is_empty() {
+            println!("error no moves in line: {}", line.trim());
+            continue;
+        }
         let mut board = match build_board(&pl, o.size, o.rule) {
             Ok(b) => b,
             Err(e) => {
@@ -553,4 +575,35 @@ pub fn bench(args: &[String]) -> i32 {
         );
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_word_after_the_moves_sets_the_attacker() {
+        let pl = parse_line("7,7 6,8 7,8 black").expect("a position");
+        assert_eq!(pl.moves, vec![(7, 7), (6, 8), (7, 8)]);
+        assert_eq!(pl.to_move, Some(Color::Black));
+        let pl = parse_line("7,7 6,8 White").expect("a position");
+        assert_eq!(pl.moves, vec![(7, 7), (6, 8)]);
+        assert_eq!(pl.to_move, Some(Color::White));
+    }
+
+    #[test]
+    fn positions_txt_line_gives_moves_and_side() {
+        let line = "id_1\t15\trenju\twhite\tVCF\t7,7 8,8 9,9\th8 i7 j6\t-";
+        let pl = parse_line(line).expect("a position");
+        assert_eq!(pl.moves, vec![(7, 7), (8, 8), (9, 9)]);
+        assert_eq!(pl.to_move, Some(Color::White));
+    }
+
+    #[test]
+    fn line_without_moves_gives_no_moves() {
+        let pl = parse_line("7,7 banana 8,8").expect("not a comment");
+        assert!(pl.moves.is_empty());
+        assert_eq!(parse_line("# comment"), None);
+        assert_eq!(parse_line("   "), None);
+    }
 }
