@@ -30,6 +30,7 @@
 use super::vcf::VcfSolver;
 use super::vct::replay;
 use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, Reply};
+use super::{class_count, scan_counted};
 use super::{SolveStats, ThreatResult, HASH};
 use crate::board::Board;
 use crate::pattern::Pattern4;
@@ -819,19 +820,10 @@ impl Dfpn {
         let last = self.path.last().copied().or(board.last_move());
         // The class counts say how many squares hold a ranked class (or renju black's
         // forbid class): the scan stops after the last one.
-        let mut left = board.counts(a)[Pattern4::Forbid as usize..=Pattern4::Block4Flex3 as usize]
-            .iter()
-            .map(|&k| u32::from(k))
-            .sum::<u32>();
-        for i in 0..self.squares.len() {
-            if left == 0 {
-                break;
-            }
-            let p = self.squares[i];
-            let x = board.pattern4(p, a);
-            if x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3 {
-                left -= 1;
-            }
+        let total = class_count(board, a, Pattern4::Forbid, Pattern4::Block4Flex3);
+        let ranked = &mut self.ranked;
+        let in_range = |x: Pattern4| x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3;
+        scan_counted(board, &self.squares, a, total, in_range, |board, p, x| {
             let rank = match x {
                 Pattern4::Block4Flex3 => 0u8,
                 Pattern4::Flex3x2 => 1,
@@ -850,12 +842,11 @@ impl Dfpn {
                 {
                     3
                 }
-                _ => continue,
+                _ => return,
             };
             let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
-            self.ranked
-                .push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
-        }
+            ranked.push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
+        });
         self.ranked.sort_unstable();
         let d4_now = self.collect_defender_fours(board, d);
         for &x in &self.ranked {
@@ -899,25 +890,14 @@ impl Dfpn {
     /// The defender `d`'s four squares (and renju black's forbidden squares, which an
     /// attacking stone can turn into fours) into `dfours`; returns the number of squares
     /// where `d` can make a four or five now.
-    fn collect_defender_fours(&mut self, board: &Board, d: Color) -> u32 {
+    fn collect_defender_fours(&mut self, board: &mut Board, d: Color) -> u32 {
         self.dfours.clear();
-        let counts = board.counts(d);
-        let fours = counts[Pattern4::Block4 as usize..]
-            .iter()
-            .map(|&k| u32::from(k))
-            .sum::<u32>();
-        let mut left = fours + u32::from(counts[Pattern4::Forbid as usize]);
-        for i in 0..self.squares.len() {
-            if left == 0 {
-                break;
-            }
-            let p = self.squares[i];
-            let x = board.pattern4(p, d);
-            if x == Pattern4::Forbid || x >= Pattern4::Block4 {
-                left -= 1;
-                self.dfours.push(p);
-            }
-        }
+        let fours = fours_or_fives(board, d);
+        let total = fours + board.count(d, Pattern4::Forbid);
+        let dfours = &mut self.dfours;
+        scan_counted(board, &self.squares, d, total, four_class, |_, p, _| {
+            dfours.push(p);
+        });
         fours
     }
 
@@ -934,10 +914,7 @@ impl Dfpn {
             return now;
         }
         board.place(p, a);
-        let n = board.counts(a.opp())[Pattern4::Block4 as usize..]
-            .iter()
-            .map(|&k| u32::from(k))
-            .sum::<u32>();
+        let n = fours_or_fives(board, a.opp());
         board.lift(p);
         n
     }
@@ -1085,27 +1062,14 @@ impl Dfpn {
             }
             // The class counts say how many squares can be fours (the forbid class
             // included): the scan stops after the last one.
-            let counts = board.counts(d);
-            let mut left = u32::from(counts[Pattern4::Forbid as usize])
-                + counts[Pattern4::Block4 as usize..]
-                    .iter()
-                    .map(|&k| u32::from(k))
-                    .sum::<u32>();
-            for i in 0..self.squares.len() {
-                if left == 0 {
-                    break;
+            let total = fours_or_fives(board, d) + board.count(d, Pattern4::Forbid);
+            let (mark, lines) = (&mut self.mark, &mut self.lines);
+            scan_counted(board, &self.squares, d, total, four_class, |board, p, _| {
+                if mark[p.idx()] != stamp && is_four_move(board, p, d) {
+                    mark[p.idx()] = stamp;
+                    lines.push(p);
                 }
-                let p = self.squares[i];
-                let x = board.pattern4(p, d);
-                if x != Pattern4::Forbid && x < Pattern4::Block4 {
-                    continue;
-                }
-                left -= 1;
-                if self.mark[p.idx()] != stamp && is_four_move(board, p, d) {
-                    self.mark[p.idx()] = stamp;
-                    self.lines.push(p);
-                }
-            }
+            });
         }
         let t2 = self.lines.len();
         // The table probes below miss the cache; issued together, the misses overlap.
@@ -1580,22 +1544,27 @@ enum Expanded {
     },
 }
 
+/// Squares where `c` makes a four or a five, by the class counts.
+#[inline]
+fn fours_or_fives(board: &Board, c: Color) -> u32 {
+    class_count(board, c, Pattern4::Block4, Pattern4::Five)
+}
+
+/// A class that makes a four or five, or renju black's forbid class (a square an
+/// attacking stone can turn into a four).
+#[inline]
+fn four_class(x: Pattern4) -> bool {
+    x == Pattern4::Forbid || x >= Pattern4::Block4
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{power_of_two_slots, Dfpn};
+    use super::{fours_or_fives, power_of_two_slots, Dfpn};
     use crate::board::Board;
     use crate::pattern::Pattern4;
     use crate::types::{Color, Pos, Rule};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-
-    /// Squares where `c` can make a four or five, counted on the board.
-    fn fours(board: &Board, c: Color) -> u32 {
-        board.counts(c)[Pattern4::Block4 as usize..]
-            .iter()
-            .map(|&k| u32::from(k))
-            .sum()
-    }
 
     #[test]
     fn defender_fours_after_a_threat_equal_a_recount_on_the_board() {
@@ -1621,15 +1590,15 @@ mod tests {
                 }
                 for a in [Color::Black, Color::White] {
                     let d = a.opp();
-                    let now = dfpn.collect_defender_fours(&board, d);
-                    assert_eq!(now, fours(&board, d));
+                    let now = dfpn.collect_defender_fours(&mut board, d);
+                    assert_eq!(now, fours_or_fives(&board, d));
                     for p in board.all_squares().collect::<Vec<Pos>>() {
                         if !board.is_empty(p) {
                             continue;
                         }
                         let fast = dfpn.defender_fours_after(&mut board, p, a, now);
                         board.place(p, a);
-                        let slow = fours(&board, d);
+                        let slow = fours_or_fives(&board, d);
                         board.lift(p);
                         assert_eq!(fast, slow, "{rule:?} {a:?} plays {p:?}");
                         checked += 1;

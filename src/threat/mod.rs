@@ -183,14 +183,44 @@ pub(crate) fn find_five(board: &Board, squares: &[Pos], c: Color) -> Option<Pos>
         .find(|&p| board.pattern4(p, c) == Pattern4::Five)
 }
 
+/// Number of empty squares where `c` has a class in `lo..=hi`, by the class counts.
+#[inline]
+pub(crate) fn class_count(board: &Board, c: Color, lo: Pattern4, hi: Pattern4) -> u32 {
+    board.counts(c)[lo as usize..=hi as usize]
+        .iter()
+        .map(|&k| u32::from(k))
+        .sum()
+}
+
+/// Call `f` on each of `squares`, in order, where `c`'s class passes `wanted`, and stop
+/// after `total` of them: the number the class counts give for those classes (see
+/// [`class_count`]), so the scan ends at the last such square instead of the board's end.
+#[inline]
+pub(crate) fn scan_counted(
+    board: &mut Board,
+    squares: &[Pos],
+    c: Color,
+    mut total: u32,
+    wanted: impl Fn(Pattern4) -> bool,
+    mut f: impl FnMut(&mut Board, Pos, Pattern4),
+) {
+    for &p in squares {
+        if total == 0 {
+            break;
+        }
+        let x = board.pattern4(p, c);
+        if wanted(x) {
+            total -= 1;
+            f(board, p, x);
+        }
+    }
+}
+
 /// Number of squares where `c` makes a four, by the class counts (renju black's
 /// forbid-class squares are counted as possible fours).
 #[inline]
 pub(crate) fn four_count(board: &Board, c: Color) -> u32 {
-    let n = board.count(c, Pattern4::Block4)
-        + board.count(c, Pattern4::Block4Plus)
-        + board.count(c, Pattern4::Block4Flex3)
-        + board.count(c, Pattern4::Flex4);
+    let n = class_count(board, c, Pattern4::Block4, Pattern4::Flex4);
     if c == Color::Black && board.rule() == Rule::Renju {
         n + board.count(c, Pattern4::Forbid)
     } else {
