@@ -277,10 +277,6 @@ pub struct OrderInfo<'a> {
     pub opp: &'a [i32; Pattern4::COUNT],
     /// Score bonus of a killer move (see [`KILLER_SCORE`]).
     pub killer: i32,
-    /// The move that last refuted the opponent's last move (or none).
-    pub counter: Pos,
-    /// Score bonus of the counter move (0: none).
-    pub counter_bonus: i32,
 }
 
 /// Score given to the TT move so that it comes first and survives top-N.
@@ -406,20 +402,12 @@ pub fn generate(
     let defend = board.count(opp, Pattern4::Flex4) > 0;
     let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
     let mut n_forbid = 0;
-    let counter = if info.counter_bonus > 0 {
-        info.counter
-    } else {
-        Pos::NONE
-    };
-    let special =
-        |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1] || p == counter;
+    let special = |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1];
     let bonus = |p: Pos| {
         if p == info.tt_move {
             TT_MOVE_SCORE
         } else if p == info.killers[0] || p == info.killers[1] {
             info.killer
-        } else if p == counter {
-            info.counter_bonus
         } else {
             0
         }
@@ -570,50 +558,6 @@ mod tests {
         assert!(b.contains(Pos::new(4, 10)) && b.contains(Pos::new(10, 4)));
         assert!(!b.contains(Pos::new(3, 7)) && !b.contains(Pos::new(7, 11)));
         assert!(!BBox::default().contains(Pos::new(0, 0)));
-    }
-
-    /// Generate the unforced moves of a small freestyle position with `counter` as the
-    /// counter move, `bonus` as its ordering bonus and `min_fill` as the least number of
-    /// moves before pattern-less cells are listed.
-    fn generate_with_counter(counter: Pos, bonus: i32, min_fill: usize) -> MoveList {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for (x, y) in [(7, 7), (8, 8), (7, 8)] {
-            b.play(Pos::new(x, y)).unwrap();
-        }
-        let history = [0; NUM_CELLS];
-        let own = [
-            0, 0, 150, 120, 400, 450, 1000, 1300, 6000, 900, 1800, 8000, 20_000, 1,
-        ];
-        let info = OrderInfo {
-            tt_move: Pos::NONE,
-            killers: [Pos::NONE; 2],
-            history: &history,
-            own: &own,
-            opp: &own,
-            killer: KILLER_SCORE,
-            counter,
-            counter_bonus: bonus,
-        };
-        let mut list = MoveList::default();
-        let bbox = BBox::of_board(&b);
-        assert_eq!(
-            generate(&mut b, &bbox, &mut list, &info, min_fill),
-            Stage::All
-        );
-        list
-    }
-
-    #[test]
-    fn the_counter_move_is_listed_first_only_with_a_bonus() {
-        // A candidate where neither colour makes a pattern: listed only to fill up.
-        let all = generate_with_counter(Pos::NONE, 0, usize::MAX);
-        let quiet = all.as_slice().iter().find(|m| m.score == 0).unwrap().pos;
-        let off = generate_with_counter(quiet, 0, 0);
-        assert!(off.len() < all.len());
-        assert!(off.as_slice().iter().all(|m| m.pos != quiet));
-        let mut on = generate_with_counter(quiet, KILLER_SCORE, 0);
-        assert_eq!(on.len(), off.len() + 1);
-        assert_eq!(on.pick(0).pos, quiet);
     }
 
     #[test]

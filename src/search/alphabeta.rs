@@ -1,14 +1,12 @@
 //! The negamax alpha-beta search (fail-soft; zero-window for MTD(f), PVS for the PVS
 //! driver) and the quiescence search at its leaves.
 
-use super::params::SearchParams;
 use super::stack::{Frame, MAX_PLY};
 use super::{Core, LMR_TABLE};
 use crate::board::Board;
 use crate::eval::{evaluate, quick_result};
 use crate::movegen::{
     caro_multi_five, find_five_point, five_points, forbidden_for_mover, generate, OrderInfo, Stage,
-    KILLER_SCORE,
 };
 use crate::pattern::Pattern4;
 use crate::tt::Bound;
@@ -118,36 +116,13 @@ impl Core {
         let mut stage = Stage::All;
         let mut n = usize::MAX;
         let mut generated = false;
-        // Moves searched before generation: the TT move, then the killers.
-        let mut early = [Pos::NONE; 3];
-        let mut first = 0;
-        if early_tt {
-            early[0] = tt_move;
-            first = 1;
-        }
-        let mut killers_done = !(self.params.killers_first
-            && self.params.tt_first
-            && self.params.killer_score >= KILLER_SCORE
-            && self.params.counter_score < self.params.killer_score);
+        // Moves searched before generation: the TT move or none.
+        let first = usize::from(early_tt);
         let mut ext = 0;
         let mut i = 0;
         loop {
-            if i == first && !killers_done {
-                // Step 6b. The TT move did not cut: the killers next, still before
-                // generation, in the order the generator would give them.
-                killers_done = true;
-                first += early_killers(
-                    board,
-                    &cur.bbox,
-                    cur.killers,
-                    tt_move,
-                    &self.history[me.idx()],
-                    &self.params,
-                    &mut early[first..],
-                );
-            }
             let m = if i < first {
-                early[i]
+                tt_move
             } else {
                 if !generated {
                     generated = true;
@@ -158,10 +133,6 @@ impl Core {
                         own: &self.params.order_own,
                         opp: &self.params.order_opp,
                         killer: self.params.killer_score,
-                        counter: board
-                            .last_move()
-                            .map_or(Pos::NONE, |l| self.counter[me.idx()][l.idx()]),
-                        counter_bonus: self.params.counter_score,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
                     if cur.moves.is_empty() {
@@ -174,8 +145,8 @@ impl Core {
                         };
                     }
                     let listed = cur.moves.len();
-                    for &e in &early[..first] {
-                        cur.moves.remove(e);
+                    if early_tt {
+                        cur.moves.remove(tt_move);
                     }
                     let keep = if stage == Stage::All {
                         self.params.top_n
@@ -267,11 +238,6 @@ impl Core {
                         if quiet && cur.killers[0] != m {
                             cur.killers[1] = cur.killers[0];
                             cur.killers[0] = m;
-                        }
-                        if quiet {
-                            if let Some(l) = board.last_move() {
-                                self.counter[me.idx()][l.idx()] = m;
-                            }
                         }
                         let hist = &mut self.history[me.idx()][m.idx()];
                         *hist = (*hist + self.params.history_scale * depth * depth)
@@ -417,156 +383,4 @@ fn tt_move_is_listed(board: &mut Board, m: Pos, bbox: &crate::movegen::BBox) -> 
         return false;
     }
     !forbidden_for_mover(board, m)
-}
-
-/// Write into `out` the killers the generator would list right after the TT move at
-/// this node, best first in its order (ordering score, then square index), and return
-/// how many: only at an unforced node (no opponent five or open three), each an empty
-/// candidate square in `bbox`, not the TT move and not forbidden to the side to move.
-#[inline]
-fn early_killers(
-    board: &mut Board,
-    bbox: &crate::movegen::BBox,
-    killers: [Pos; 2],
-    tt_move: Pos,
-    history: &[i32; crate::types::NUM_CELLS],
-    params: &SearchParams,
-    out: &mut [Pos],
-) -> usize {
-    let me = board.side_to_move();
-    let opp = me.opp();
-    if board.move_count() == 0
-        || board.count(opp, Pattern4::Five) > 0
-        || board.count(opp, Pattern4::Flex4) > 0
-    {
-        return 0;
-    }
-    let mut keys = [0i64; 2];
-    let mut n = 0;
-    for k in killers {
-        if !k.is_some()
-            || (n == 1 && k == killers[0])
-            || k == tt_move
-            || !board.in_board(k)
-            || !board.is_empty(k)
-            || !board.is_near(k)
-            || !bbox.contains(k)
-            || forbidden_for_mover(board, k)
-        {
-            continue;
-        }
-        // The generator's score of a killer and the key `MoveList::pick` orders by.
-        let o = board.pattern4(k, me);
-        let t = board.pattern4(k, opp);
-        let score = params.order_own[o as usize]
-            + params.order_opp[t as usize]
-            + history[k.idx()]
-            + params.killer_score;
-        keys[n] = (i64::from(score) << 16) | i64::from(!k.0);
-        n += 1;
-    }
-    if n == 2 && keys[1] > keys[0] {
-        keys.swap(0, 1);
-    }
-    for (slot, &key) in out.iter_mut().zip(&keys[..n]) {
-        *slot = Pos(!(key as u16));
-    }
-    n.min(out.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::MoveOutcome;
-    use crate::movegen::{BBox, MoveList};
-    use crate::types::Rule;
-    use crate::types::NUM_CELLS;
-    use rand::{Rng, SeedableRng};
-
-    /// Early killers must be exactly the moves the generator would pick right after the
-    /// TT move (so searching them before generation only skips work): checked on random
-    /// freestyle and renju positions with random killers, TT moves and history.
-    #[test]
-    fn early_killers_are_the_moves_generation_picks_after_the_tt_move() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let params = SearchParams::default();
-        let mut list = MoveList::default();
-        let (mut checked, mut found) = (0, 0);
-        for game in 0..60 {
-            let rule = if game % 2 == 0 {
-                Rule::Freestyle
-            } else {
-                Rule::Renju
-            };
-            let mut b = Board::new(15, 15, rule).unwrap();
-            for _ in 0..rng.gen_range(1..40) {
-                let p = Pos::new(rng.gen_range(3..12), rng.gen_range(3..12));
-                if b.is_legal(p) && b.play(p).unwrap() != MoveOutcome::Continue {
-                    b.undo();
-                    break;
-                }
-            }
-            let bbox = BBox::of_board(&b);
-            let mut history = [0; NUM_CELLS];
-            for h in history.iter_mut() {
-                *h = rng.gen_range(0..300);
-            }
-            let any =
-                |rng: &mut rand::rngs::StdRng| Pos::new(rng.gen_range(0..15), rng.gen_range(0..15));
-            for _ in 0..20 {
-                let k0 = any(&mut rng);
-                let mut killers = [k0, any(&mut rng)];
-                if killers[1] == k0 || rng.gen_range(0..4) == 0 {
-                    killers[1] = Pos::NONE;
-                }
-                let tt_move = match rng.gen_range(0..3) {
-                    0 => Pos::NONE,
-                    1 => killers[0],
-                    _ => any(&mut rng),
-                };
-                let info = OrderInfo {
-                    tt_move,
-                    killers,
-                    history: &history,
-                    own: &params.order_own,
-                    opp: &params.order_opp,
-                    killer: params.killer_score,
-                    counter: Pos::NONE,
-                    counter_bonus: 0,
-                };
-                let stage = generate(&mut b, &bbox, &mut list, &info, params.top_n);
-                // The generator's picking order after the TT move, while it gives killers.
-                let mut expected = Vec::new();
-                if stage == Stage::All {
-                    for i in 0..list.len() {
-                        let m = list.pick(i).pos;
-                        if m == tt_move {
-                            continue;
-                        }
-                        if !killers.contains(&m) {
-                            break;
-                        }
-                        expected.push(m);
-                    }
-                    // Every listed killer comes in that run.
-                    let listed = list
-                        .as_slice()
-                        .iter()
-                        .filter(|m| killers.contains(&m.pos) && m.pos != tt_move)
-                        .count();
-                    assert_eq!(listed, expected.len());
-                }
-                let mut out = [Pos::NONE; 2];
-                let n = early_killers(&mut b, &bbox, killers, tt_move, &history, &params, &mut out);
-                assert_eq!(
-                    &out[..n],
-                    &expected[..],
-                    "stage {stage:?} killers {killers:?}"
-                );
-                checked += 1;
-                found += n;
-            }
-        }
-        assert!(checked > 1000 && found > 300, "{checked} {found}");
-    }
 }

@@ -77,9 +77,6 @@ pub struct Core {
     /// Transposition table.
     pub tt: Tt,
     history: Box<[[i32; NUM_CELLS]; 2]>,
-    /// Per side to move and the opponent's last move: the move that last refuted it
-    /// (a cutoff by a quiet move).
-    counter: Box<[[Pos; NUM_CELLS]; 2]>,
     /// Late-move reductions by [depth][move index], from the parameters.
     reductions: Box<[[i8; LMR_TABLE]; LMR_TABLE]>,
     nodes: u64,
@@ -130,7 +127,6 @@ impl Searcher {
                 params,
                 tt: Tt::new(tt),
                 history: Box::new([[0; NUM_CELLS]; 2]),
-                counter: Box::new([[Pos::NONE; NUM_CELLS]; 2]),
                 reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
                 nodes: 0,
                 next_check: 0,
@@ -192,7 +188,6 @@ impl Searcher {
         self.core.tt.clear();
         self.core.threats.clear();
         self.core.history.iter_mut().for_each(|h| h.fill(0));
-        self.core.counter.iter_mut().for_each(|c| c.fill(Pos::NONE));
         for f in &mut self.stack {
             f.killers = [Pos::NONE; 2];
         }
@@ -295,8 +290,6 @@ impl Core {
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
                 killer: self.params.killer_score,
-                counter: Pos::NONE,
-                counter_bonus: 0,
             };
             generate(
                 board,

@@ -95,9 +95,6 @@ pub struct SearchParams {
     pub history_cap: i32,
     /// Move-ordering bonus of a killer move (`1 << 20`: before every pattern score).
     pub killer_score: i32,
-    /// Move-ordering bonus of the counter move (the last quiet move that refuted the
-    /// opponent's last move; 0 = off).
-    pub counter_score: i32,
     /// Move-ordering weight of the class the side to move makes on a cell.
     pub order_own: [i32; Pattern4::COUNT],
     /// Move-ordering weight of the class the opponent would make on a cell (defence).
@@ -130,10 +127,6 @@ pub struct SearchParams {
     pub tt_two_bounds: bool,
     /// Search the TT move before generating the other moves.
     pub tt_first: bool,
-    /// Search the killer moves right after the TT move, before generating the other
-    /// moves, where the generator would list them next (unforced node, killer bonus
-    /// above every pattern score); needs `tt_first`.
-    pub killers_first: bool,
     /// Reduce late root moves like inner ones (quiet moves only).
     pub root_lmr: bool,
     /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
@@ -184,7 +177,6 @@ impl Default for SearchParams {
             history_scale: 1,
             history_cap: 300,
             killer_score: crate::movegen::KILLER_SCORE,
-            counter_score: 0,
             // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
             // Block4, Block4Plus, Block4Flex3, Flex4, Five
             order_own: [
@@ -208,7 +200,6 @@ impl Default for SearchParams {
             root_lmr: true,
             tt_two_bounds: false,
             tt_first: true,
-            killers_first: false,
             iir_depth: 3,
             quick_win5: false,
             partial_iterations: true,
@@ -228,8 +219,8 @@ impl SearchParams {
     /// double while passes fail the same way), lmp (late-move pruning base, 0 =
     /// off), root_lmr (on|off), hist_scale,
     /// hist_cap (history bonus per depth² and its cap), killer (ordering bonus of a
-    /// killer move), counter (ordering bonus of the counter move, 0 = off), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
-    /// generation), killers_first (on|off: the killers next, before generation), iir (internal iterative reduction from this depth, 0 = off), win5
+    /// killer move), tt_bounds (on|off: two bounds per TT entry), tt_first (on|off: the TT move before
+    /// generation), iir (internal iterative reduction from this depth, 0 = off), win5
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
     /// with a per-move limit only, no soft stop and iterations predicted to end past
     /// the hard limit are started); evaluation:
@@ -292,10 +283,8 @@ impl SearchParams {
                 "root_lmr" => self.root_lmr = flag()?,
                 "tt_bounds" => self.tt_two_bounds = flag()?,
                 "tt_first" => self.tt_first = flag()?,
-                "killers_first" => self.killers_first = flag()?,
                 "hist_scale" => self.history_scale = num()?.clamp(0, 10_000) as i32,
                 "killer" => self.killer_score = num()?.clamp(0, 1 << 24) as i32,
-                "counter" => self.counter_score = num()?.clamp(0, 1 << 24) as i32,
                 "hist_cap" => self.history_cap = num()?.clamp(0, 1 << 20) as i32,
                 "lmp" => self.lmp = num()?.clamp(0, 1024) as usize,
                 "win5" => self.quick_win5 = flag()?,
