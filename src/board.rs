@@ -265,11 +265,11 @@ const fn reach_bit(d: usize, k: i32) -> u32 {
 }
 
 /// A boxed array of wall slots, built on the heap.
-fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
-    vec![Slot::WALL; NUM_CELLS]
+fn wall_slots() -> Box<[Slot; SLOTS]> {
+    vec![Slot::WALL; SLOTS]
         .into_boxed_slice()
         .try_into()
-        .expect("NUM_CELLS slots")
+        .expect("SLOTS slots")
 }
 
 /// Number of count lanes per colour: the classes, padded to a vector's 16 lanes (the
@@ -557,10 +557,15 @@ const REACH: usize = HALF as usize * (STRIDE + 1);
 /// The cells around a stone that its update can visit, centred on the stone.
 const WINDOW: usize = 2 * REACH + 1;
 
-/// The window of `s` centred on `i` (an on-board square, so it lies inside the array).
+/// Slots of the board: one per cell index, and a window's worth to spare so that the
+/// window of any index lies inside the array without a clamp (on-board squares never
+/// come near the spare slots, which stay walls).
+const SLOTS: usize = NUM_CELLS + WINDOW;
+
+/// The window of `s` centred on `i` (an on-board square).
 #[inline(always)]
-fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
-    let start = i.wrapping_sub(REACH).min(NUM_CELLS - WINDOW);
+fn window(s: &mut [Slot; SLOTS], i: usize) -> &mut [Slot; WINDOW] {
+    let start = i.wrapping_sub(REACH) & (NUM_CELLS - 1);
     (&mut s[start..start + WINDOW])
         .try_into()
         .expect("window size")
@@ -690,7 +695,7 @@ pub struct Board {
     /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
     /// Per cell of the padded layout: content, codes, classes.
-    s: Box<[Slot; NUM_CELLS]>,
+    s: Box<[Slot; SLOTS]>,
     /// Per square: how far the update of a stone there reaches on the board (see
     /// [`Update::reach`]); fixed for the board size.
     reach: Box<[u64; NUM_CELLS]>,
@@ -1046,7 +1051,8 @@ impl Board {
     /// [`Board::put`] of the cell code `V`, with or without the cells 5 steps away.
     #[inline(never)]
     fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
-        debug_assert!(self.frames_len < MAX_FRAMES);
+        // One check for the frame and the next (the stack has room for every stone).
+        assert!(self.frames_len + 1 < self.frames.len(), "undo stack full");
         let (below, above) = self.frames.split_at_mut(self.frames_len + 1);
         let (frame, next) = (&mut below[self.frames_len], &mut above[0]);
         self.frames_len += 1;
@@ -1071,7 +1077,7 @@ impl Board {
             ($($d:literal)*) => {$(
                 // The whole line for unmake (one 16-byte copy, from which the next
                 // move's 8-byte read can forward), and the word around the stone.
-                let (o, rest) = (usize::from(at.off[$d]), u32::from(at.rest[$d]) & 7);
+                let (o, rest) = (usize::from(at.off[$d]), u32::from(at.rest[$d]));
                 frame.lines[$d] = lines.line_at(o & !15);
                 let word = lines.word(o);
                 lines.set_word(o, word | (u64::from(V) << line_bit(0)) << rest);
