@@ -258,11 +258,33 @@ const fn halves_at(w: u64, j: i32) -> (u64, u64) {
 }
 
 /// The bit of [`Board::reach`] for the cell `k` steps (1 <= |k| <= 5) from a stone
-/// along direction `d`: forward cells first, below bit 32 for the directions 0..=2.
+/// along direction `d`: the cells up to 4 steps below bit 32 (so that the test of each
+/// is a 32-bit `test` that fuses with its branch, not a `bt`), those 5 steps away above.
 const fn reach_bit(d: usize, k: i32) -> u32 {
-    let side = if k > 0 { k - 1 } else { HALF - 1 - k };
-    10 * d as u32 + side as u32
+    let (n, back) = (k.unsigned_abs(), (k < 0) as u32);
+    if n <= 4 {
+        8 * d as u32 + 2 * (n - 1) + back
+    } else {
+        32 + 2 * d as u32 + back
+    }
 }
+const _: () = {
+    // Every (direction, offset) has its own bit.
+    let mut seen = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let mut k = -HALF;
+        while k <= HALF {
+            if k != 0 {
+                let b = 1u64 << reach_bit(d, k);
+                assert!(seen & b == 0);
+                seen |= b;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+};
 
 /// A boxed array of wall slots, built on the heap.
 fn wall_slots() -> Box<[Slot; SLOTS]> {
