@@ -651,11 +651,15 @@ impl Update<'_> {
     #[inline(always)]
     fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
         let slot = &mut self.w[q];
-        let old = slot.st;
-        self.saved[n].st = old;
         if !on_board {
+            // Every off-board slot holds the same wall state (no move changes it), so
+            // the record needs no load.
+            debug_assert_eq!(*slot, Slot::WALL);
+            self.saved[n] = Slot::WALL;
             return;
         }
+        let old = slot.st;
+        self.saved[n].st = old;
         let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1));
         // The cleared bits and the new codes do not overlap, so the sum is their union
         // (one `lea` that also applies the direction's shift).
