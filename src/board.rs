@@ -112,8 +112,6 @@ const LINE_PAD: u32 = 2 * HALF as u32;
 /// A line word: 64 cells of 2 bits, low half first (stored as two halves so that
 /// changing one cell reads and writes one 8-byte half).
 type Line = [u64; 2];
-/// A line word with every cell a wall.
-const WALL_LINE: Line = [u64::MAX; 2];
 
 /// Per cell of the padded layout: for each direction, the index of its line word and
 /// twice its position on that line (the shift that brings the cell 10 positions back
@@ -154,6 +152,91 @@ fn line_window(line: Line, s: u32) -> u64 {
     ((u128::from(line[1]) << 64 | u128::from(line[0])) >> (s & 63)) as u64
 }
 
+/// Per cell of the padded layout and direction, where a move finds the line around the
+/// cell in the line words ([`LineWords`]) as one unaligned 8-byte word: its byte offset
+/// (the line's first byte plus the cell's shift from [`LINE_OF`] over 8) and the rest of
+/// the shift (0, 2, 4 or 6). The word at that offset shifted right by the rest holds the
+/// cells 10 positions back to at least 18 forward, the cell itself at bits 20..22, the
+/// same as [`line_window`] in those bits; the cell's bits are at the rest plus 20 in the
+/// word. Zero for off-board cells (never used).
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct LineAt {
+    off: [u16; 4],
+    rest: [u8; 4],
+}
+
+static LINE_AT: [LineAt; NUM_CELLS] = {
+    let mut t = [LineAt {
+        off: [0; 4],
+        rest: [0; 4],
+    }; NUM_CELLS];
+    let mut i = 0;
+    while i < NUM_CELLS {
+        let mut d = 0;
+        while d < 4 {
+            let (l, s) = (LINE_OF[i][2 * d] as usize, LINE_OF[i][2 * d + 1] as usize);
+            t[i].off[d] = (16 * l + s / 8) as u16;
+            t[i].rest[d] = (s % 8) as u8;
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+// The 8 bytes at any offset lie inside the line's 16 (the shift is below 64), and a
+// masked offset indexes the bytes.
+const _: () = assert!(2 * (MAX_SIZE - 1) / 8 + 8 <= 16 && NUM_LINES * 16 == 4096);
+
+/// The line words as bytes, each line's 16 bytes at 16 times its index in little-endian
+/// order (the 128-bit line word: bit b in byte b / 8), so that a move reads and writes
+/// the 8 bytes around a cell as one unaligned word ([`LineAt`]).
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct LineWords([u8; LINE_BYTES]);
+
+/// Bytes of [`LineWords`]: 16 per line, and 8 to spare so that an 8-byte word at any
+/// offset below 4096 reads inside the array.
+const LINE_BYTES: usize = NUM_LINES * 16 + 8;
+
+impl LineWords {
+    /// Every line all walls.
+    const WALLS: LineWords = LineWords([u8::MAX; LINE_BYTES]);
+
+    /// The line word `l`.
+    #[inline(always)]
+    fn line(&self, l: usize) -> Line {
+        self.line_at(16 * (l & (NUM_LINES - 1)))
+    }
+
+    /// The line word whose first byte is at `base` (a multiple of 16 below 4096).
+    #[inline(always)]
+    fn line_at(&self, base: usize) -> Line {
+        [self.word(base), self.word(base + 8)]
+    }
+
+    /// Replace the line word whose first byte is at `base` (a multiple of 16 below 4096).
+    #[inline(always)]
+    fn set_line_at(&mut self, base: usize, line: Line) {
+        self.set_word(base, line[0]);
+        self.set_word(base + 8, line[1]);
+    }
+
+    /// The 8 bytes at offset `o` (below 4096) as a little-endian word.
+    #[inline(always)]
+    fn word(&self, o: usize) -> u64 {
+        let o = o & 0xFFF;
+        u64::from_le_bytes(self.0[o..o + 8].try_into().expect("8 bytes"))
+    }
+
+    /// Write the 8 bytes at offset `o` (below 4096).
+    #[inline(always)]
+    fn set_word(&mut self, o: usize, v: u64) {
+        let o = o & 0xFFF;
+        self.0[o..o + 8].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
 /// Bit of a line word where the cell at shift `s` sits.
 #[inline(always)]
 fn line_bit(s: u32) -> u32 {
@@ -161,7 +244,6 @@ fn line_bit(s: u32) -> u32 {
 }
 
 /// The half of `line` that holds the cell at shift `s`, and the cell's bit in it.
-#[inline(always)]
 fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
     let b = line_bit(s);
     (&mut line[(b >> 6) as usize & 1], b & 63)
@@ -176,18 +258,40 @@ const fn halves_at(w: u64, j: i32) -> (u64, u64) {
 }
 
 /// The bit of [`Board::reach`] for the cell `k` steps (1 <= |k| <= 5) from a stone
-/// along direction `d`: forward cells first, below bit 32 for the directions 0..=2.
+/// along direction `d`: the cells up to 4 steps below bit 32 (so that the test of each
+/// is a 32-bit `test` that fuses with its branch, not a `bt`), those 5 steps away above.
 const fn reach_bit(d: usize, k: i32) -> u32 {
-    let side = if k > 0 { k - 1 } else { HALF - 1 - k };
-    10 * d as u32 + side as u32
+    let (n, back) = (k.unsigned_abs(), (k < 0) as u32);
+    if n <= 4 {
+        8 * d as u32 + 2 * (n - 1) + back
+    } else {
+        32 + 2 * d as u32 + back
+    }
 }
+const _: () = {
+    // Every (direction, offset) has its own bit.
+    let mut seen = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let mut k = -HALF;
+        while k <= HALF {
+            if k != 0 {
+                let b = 1u64 << reach_bit(d, k);
+                assert!(seen & b == 0);
+                seen |= b;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+};
 
 /// A boxed array of wall slots, built on the heap.
-fn wall_slots() -> Box<[Slot; NUM_CELLS]> {
-    vec![Slot::WALL; NUM_CELLS]
+fn wall_slots() -> Box<[Slot; SLOTS]> {
+    vec![Slot::WALL; SLOTS]
         .into_boxed_slice()
         .try_into()
-        .expect("NUM_CELLS slots")
+        .expect("SLOTS slots")
 }
 
 /// Number of count lanes per colour: the classes, padded to a vector's 16 lanes (the
@@ -475,10 +579,15 @@ const REACH: usize = HALF as usize * (STRIDE + 1);
 /// The cells around a stone that its update can visit, centred on the stone.
 const WINDOW: usize = 2 * REACH + 1;
 
-/// The window of `s` centred on `i` (an on-board square, so it lies inside the array).
+/// Slots of the board: one per cell index, and a window's worth to spare so that the
+/// window of any index lies inside the array without a clamp (on-board squares never
+/// come near the spare slots, which stay walls).
+const SLOTS: usize = NUM_CELLS + WINDOW;
+
+/// The window of `s` centred on `i` (an on-board square).
 #[inline(always)]
-fn window(s: &mut [Slot; NUM_CELLS], i: usize) -> &mut [Slot; WINDOW] {
-    let start = i.wrapping_sub(REACH).min(NUM_CELLS - WINDOW);
+fn window(s: &mut [Slot; SLOTS], i: usize) -> &mut [Slot; WINDOW] {
+    let start = i.wrapping_sub(REACH) & (NUM_CELLS - 1);
     (&mut s[start..start + WINDOW])
         .try_into()
         .expect("window size")
@@ -542,11 +651,15 @@ impl Update<'_> {
     #[inline(always)]
     fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
         let slot = &mut self.w[q];
-        let old = slot.st;
-        self.saved[n].st = old;
         if !on_board {
+            // Every off-board slot holds the same wall state (no move changes it), so
+            // the record needs no load.
+            debug_assert_eq!(*slot, Slot::WALL);
+            self.saved[n] = Slot::WALL;
             return;
         }
+        let old = slot.st;
+        self.saved[n].st = old;
         let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1));
         // The cleared bits and the new codes do not overlap, so the sum is their union
         // (one `lea` that also applies the direction's shift).
@@ -608,13 +721,13 @@ pub struct Board {
     /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
     /// Per cell of the padded layout: content, codes, classes.
-    s: Box<[Slot; NUM_CELLS]>,
+    s: Box<[Slot; SLOTS]>,
     /// Per square: how far the update of a stone there reaches on the board (see
     /// [`Update::reach`]); fixed for the board size.
     reach: Box<[u64; NUM_CELLS]>,
     /// Per line of each direction (see [`LINE_OF`]): its cells, 2 bits each, walls
     /// around.
-    lines: Box<[Line; NUM_LINES]>,
+    lines: Box<LineWords>,
     /// Per cell: how many stones lie in its candidate stencil (kept apart from the
     /// slots, one byte per cell, so that a move updates a row of them at once).
     near: Box<[u8; NEAR_LEN]>,
@@ -647,7 +760,7 @@ impl Board {
             far: rule != Rule::Freestyle,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
-            lines: Box::new([WALL_LINE; NUM_LINES]),
+            lines: Box::new(LineWords::WALLS),
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: Color::Black,
@@ -796,7 +909,10 @@ impl Board {
     fn line_window(&self, p: Pos, d: Dir) -> u64 {
         let at = &LINE_OF[p.idx()];
         let d = d as usize & 3;
-        line_window(self.lines[usize::from(at[2 * d])], u32::from(at[2 * d + 1]))
+        line_window(
+            self.lines.line(usize::from(at[2 * d])),
+            u32::from(at[2 * d + 1]),
+        )
     }
 
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
@@ -961,7 +1077,8 @@ impl Board {
     /// [`Board::put`] of the cell code `V`, with or without the cells 5 steps away.
     #[inline(never)]
     fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
-        debug_assert!(self.frames_len < MAX_FRAMES);
+        // One check for the frame and the next (the stack has room for every stone).
+        assert!(self.frames_len + 1 < self.frames.len(), "undo stack full");
         let (below, above) = self.frames.split_at_mut(self.frames_len + 1);
         let (frame, next) = (&mut below[self.frames_len], &mut above[0]);
         self.frames_len += 1;
@@ -980,16 +1097,17 @@ impl Board {
         // The cell leaves the counts.
         up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
         up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
-        let at = &LINE_OF[p.idx()];
-        let lines = &mut self.lines;
+        let at = &LINE_AT[p.idx()];
+        let lines = &mut *self.lines;
         macro_rules! dirs {
             ($($d:literal)*) => {$(
-                let (l, s) = (usize::from(at[2 * $d]), u32::from(at[2 * $d + 1]));
-                let line = lines[l];
-                frame.lines[$d] = line;
-                let (half, bit) = line_half(&mut lines[l], s);
-                *half |= u64::from(V) << bit;
-                up.dir::<$d, FAR>(line_window(line, s) | u64::from(V) << line_bit(0));
+                // The whole line for unmake (one 16-byte copy, from which the next
+                // move's 8-byte read can forward), and the word around the stone.
+                let (o, rest) = (usize::from(at.off[$d]), u32::from(at.rest[$d]));
+                frame.lines[$d] = lines.line_at(o & !15);
+                let word = lines.word(o);
+                lines.set_word(o, word | (u64::from(V) << line_bit(0)) << rest);
+                up.dir::<$d, FAR>(word >> rest | u64::from(V) << line_bit(0));
             )*};
         }
         dirs!(0 1 2 3);
@@ -1021,9 +1139,10 @@ impl Board {
         un.dir::<1, FAR>();
         un.dir::<2, FAR>();
         un.dir::<3, FAR>();
-        let at = &LINE_OF[p.idx()];
+        let at = &LINE_AT[p.idx()];
         for d in 0..4 {
-            self.lines[usize::from(at[2 * d])] = frame.lines[d];
+            self.lines
+                .set_line_at(usize::from(at.off[d]) & !15, frame.lines[d]);
         }
     }
 
@@ -1126,7 +1245,7 @@ impl Board {
         let mut counts = [[0; LANES]; 2];
         self.near.fill(0);
         self.key = 0;
-        self.lines.fill(WALL_LINE);
+        *self.lines = LineWords::WALLS;
         for i in 0..NUM_CELLS {
             let p = Pos(i as u16);
             if self.in_board(p) {
@@ -1134,8 +1253,10 @@ impl Board {
                 for d in 0..4 {
                     let (l, s) = (usize::from(at[2 * d]), u32::from(at[2 * d + 1]));
                     let cell = self.s[i].cell() as u64;
-                    let (half, bit) = line_half(&mut self.lines[l], s);
+                    let mut line = self.lines.line(l);
+                    let (half, bit) = line_half(&mut line, s);
                     *half = *half & !(3 << bit) | cell << bit;
+                    self.lines.set_line_at(16 * l, line);
                 }
             }
             match self.s[i].cell() {
@@ -1205,7 +1326,7 @@ impl Board {
             far: self.far,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
-            lines: Box::new([[0; 2]; NUM_LINES]),
+            lines: Box::new(LineWords([0; LINE_BYTES])),
             near: vec![0; NEAR_LEN].try_into().expect("size"),
             key: 0,
             side: self.side,
@@ -1272,7 +1393,18 @@ impl Board {
             }
         }
         for l in 0..NUM_LINES {
-            assert_eq!(self.lines[l], fresh.lines[l], "line word {l}");
+            assert_eq!(self.lines.line(l), fresh.lines.line(l), "line word {l}");
+        }
+        // The words a move reads around a cell (`LINE_AT`) hold the window's cells.
+        for p in self.all_squares() {
+            let at = &LINE_AT[p.idx()];
+            for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                let w = self.lines.word(usize::from(at.off[d])) >> at.rest[d];
+                let want = self.line_window(p, dir);
+                // 64 bits less the rest: cells -10..=18.
+                let mask = (1u64 << 58) - 1;
+                assert_eq!(w & mask, want & mask, "word around {p:?} {dir:?}");
+            }
         }
         // The windows the moves read out of the line words are the cells around.
         for p in self.all_squares() {
