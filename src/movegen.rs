@@ -14,7 +14,7 @@
 
 use crate::board::Board;
 use crate::pattern::Pattern4;
-use crate::types::{Color, Dir, Pos, Rule, MAX_SIZE, NUM_CELLS};
+use crate::types::{Color, Dir, Pos, Rule, MAX_SIZE, NUM_CELLS, STRIDE};
 
 /// Capacity of a move list: every square of the largest board.
 pub const MAX_LIST: usize = MAX_SIZE * MAX_SIZE;
@@ -361,6 +361,145 @@ fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {
     }
 }
 
+/// Renju black's cells of class `Forbid` met by a scan, to be checked afterwards (that
+/// needs `&mut Board`); at most 64 (further ones are not listed).
+struct ForbidLog {
+    cells: [Pos; 64],
+    n: usize,
+}
+
+/// The scans of [`generate`] once no five needs blocking (see the module docs), for the
+/// side to move black (`BLACK`) or white, and renju black (`FORBID`: its `Forbid` cells
+/// are logged for the exact check) or not, so that the colour's class fields are
+/// constant offsets and other rules carry no renju test: writes the moves to `moves`
+/// and returns how many.
+#[inline(always)]
+fn scan_moves<const BLACK: bool, const FORBID: bool>(
+    board: &Board,
+    bbox: &BBox,
+    moves: &mut [ScoredMove; MAX_LIST],
+    info: &OrderInfo,
+    min_fill: usize,
+    defend: bool,
+    forbid: &mut ForbidLog,
+) -> usize {
+    let (me, opp) = if BLACK {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    };
+    if !bbox.any {
+        return 0;
+    }
+    let (tt, k0, k1) = (info.tt_move, info.killers[0], info.killers[1]);
+    let bonus = |p: Pos| {
+        if p == tt {
+            TT_MOVE_SCORE
+        } else if p == k0 || p == k1 {
+            info.killer
+        } else {
+            0
+        }
+    };
+    let special = |p: Pos| p == tt || p == k0 || p == k1;
+    let (own, opp_w, history) = (info.own, info.opp, info.history);
+    let mut len = 0usize;
+    // Appends a move; the squares are distinct, so at most `MAX_LIST` of them.
+    let mut push = |moves: &mut [ScoredMove; MAX_LIST], len: &mut usize, p: Pos, o, s| {
+        if FORBID && o == Pattern4::Forbid {
+            if forbid.n == forbid.cells.len() {
+                return;
+            }
+            forbid.cells[forbid.n] = p;
+            forbid.n += 1;
+        }
+        moves[*len] = ScoredMove { pos: p, score: s };
+        *len += 1;
+    };
+    // The rows of the box: squares of a row are consecutive indices.
+    let first = usize::from(Pos::new(usize::from(bbox.x0), usize::from(bbox.y0)).0);
+    let width = usize::from(bbox.x1 - bbox.x0) + 1;
+    let rows = usize::from(bbox.y1 - bbox.y0) + 1;
+    let candidate = |p: Pos| board.is_near(p) && board.is_empty(p);
+    if defend {
+        // Only the cells where either colour makes a four. The counts say how many
+        // there are of each colour: the scan stops once it has met them all.
+        let fours = |c: Color| -> u32 {
+            board.counts(c)[Pattern4::Block4 as usize..]
+                .iter()
+                .map(|&n| u32::from(n))
+                .sum()
+        };
+        let (mut left_me, mut left_opp) = (fours(me), fours(opp));
+        let mut i = first;
+        for _ in 0..rows {
+            let end = i + width;
+            while i < end {
+                let p = Pos(i as u16);
+                i += 1;
+                if !candidate(p) {
+                    continue;
+                }
+                let o = board.pattern4(p, me);
+                let t = board.pattern4(p, opp);
+                let (fo, ft) = (o >= Pattern4::Block4, t >= Pattern4::Block4);
+                if fo || ft {
+                    let s = own[o as usize] + opp_w[t as usize];
+                    push(moves, &mut len, p, o, s + history[p.idx()] + bonus(p));
+                    left_me = left_me.wrapping_sub(u32::from(fo));
+                    left_opp = left_opp.wrapping_sub(u32::from(ft));
+                    if left_me == 0 && left_opp == 0 {
+                        return len;
+                    }
+                }
+            }
+            i += STRIDE - width;
+        }
+        return len;
+    }
+    // First pass: cells where either colour makes a pattern (and the TT move and
+    // killers); cells with no pattern at all only if that leaves fewer than `min_fill`.
+    let mut skipped = false;
+    let mut i = first;
+    for _ in 0..rows {
+        let end = i + width;
+        while i < end {
+            let p = Pos(i as u16);
+            i += 1;
+            if !candidate(p) {
+                continue;
+            }
+            let o = board.pattern4(p, me);
+            let t = board.pattern4(p, opp);
+            let base = own[o as usize] + opp_w[t as usize];
+            if base == 0 && !special(p) {
+                skipped = true;
+            } else {
+                push(moves, &mut len, p, o, base + history[p.idx()] + bonus(p));
+            }
+        }
+        i += STRIDE - width;
+    }
+    if skipped && len < min_fill {
+        let mut i = first;
+        for _ in 0..rows {
+            for j in i..i + width {
+                let p = Pos(j as u16);
+                if !candidate(p) {
+                    continue;
+                }
+                let o = board.pattern4(p, me);
+                let t = board.pattern4(p, opp);
+                if own[o as usize] + opp_w[t as usize] == 0 && !special(p) {
+                    push(moves, &mut len, p, o, history[p.idx()]);
+                }
+            }
+            i += STRIDE;
+        }
+    }
+    len
+}
+
 /// Fill `list` with the moves of the side to move (see the module docs) and say which
 /// stage applied. The caller has already handled an own five point (a win). With an
 /// empty board the centre is the only move. In the unforced stage, cells where neither
@@ -400,64 +539,23 @@ pub fn generate(
     }
     let renju_black = board.rule() == Rule::Renju && me == Color::Black;
     let defend = board.count(opp, Pattern4::Flex4) > 0;
-    let mut forbid_checks: [Pos; 64] = [Pos::NONE; 64];
-    let mut n_forbid = 0;
-    let special = |p: Pos| p == info.tt_move || p == info.killers[0] || p == info.killers[1];
-    let bonus = |p: Pos| {
-        if p == info.tt_move {
-            TT_MOVE_SCORE
-        } else if p == info.killers[0] || p == info.killers[1] {
-            info.killer
-        } else {
-            0
+    let mut forbid = ForbidLog {
+        cells: [Pos::NONE; 64],
+        n: 0,
+    };
+    let moves = &mut list.moves;
+    list.len = match (me, renju_black) {
+        (Color::Black, true) => {
+            scan_moves::<true, true>(board, bbox, moves, info, min_fill, defend, &mut forbid)
+        }
+        (Color::Black, false) => {
+            scan_moves::<true, false>(board, bbox, moves, info, min_fill, defend, &mut forbid)
+        }
+        (Color::White, _) => {
+            scan_moves::<false, false>(board, bbox, moves, info, min_fill, defend, &mut forbid)
         }
     };
-    let mut push = |list: &mut MoveList, p: Pos, o: Pattern4, s: i32| {
-        if renju_black && o == Pattern4::Forbid {
-            // Decide later (needs &mut Board); remember it.
-            if n_forbid == forbid_checks.len() {
-                return;
-            }
-            forbid_checks[n_forbid] = p;
-            n_forbid += 1;
-        }
-        list.push(p, s);
-    };
-    if defend {
-        // Only the cells where either colour makes a four.
-        scan(board, bbox, |p| {
-            let o = board.pattern4(p, me);
-            let t = board.pattern4(p, opp);
-            if o >= Pattern4::Block4 || t >= Pattern4::Block4 {
-                let s = info.own[o as usize] + info.opp[t as usize];
-                push(list, p, o, s + info.history[p.idx()] + bonus(p));
-            }
-        });
-    } else {
-        // First pass: cells where either colour makes a pattern (and the TT move and
-        // killers); cells with no pattern at all only if that leaves fewer than
-        // `min_fill`.
-        let mut skipped = 0usize;
-        scan(board, bbox, |p| {
-            let o = board.pattern4(p, me);
-            let t = board.pattern4(p, opp);
-            let base = info.own[o as usize] + info.opp[t as usize];
-            if base == 0 && !special(p) {
-                skipped += 1;
-            } else {
-                push(list, p, o, base + info.history[p.idx()] + bonus(p));
-            }
-        });
-        if skipped > 0 && list.len < min_fill {
-            scan(board, bbox, |p| {
-                let o = board.pattern4(p, me);
-                let t = board.pattern4(p, opp);
-                if info.own[o as usize] + info.opp[t as usize] == 0 && !special(p) {
-                    push(list, p, o, info.history[p.idx()]);
-                }
-            });
-        }
-    }
+    let (forbid_checks, n_forbid) = (forbid.cells, forbid.n);
     if n_forbid > 0 {
         let mut i = 0;
         while i < list.len {
@@ -570,5 +668,138 @@ mod tests {
         l.sort_and_truncate(3);
         let v: Vec<Pos> = l.as_slice().iter().map(|m| m.pos).collect();
         assert_eq!(v, vec![Pos::new(2, 2), Pos::new(1, 1), Pos::new(3, 3)]);
+    }
+
+    /// The moves and stage of a plain scan of every square (the rules of the module
+    /// docs for positions without a five to block), in no particular order.
+    fn plain_generate(
+        board: &mut Board,
+        bbox: &BBox,
+        info: &OrderInfo,
+        min_fill: usize,
+    ) -> (Stage, Vec<ScoredMove>) {
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let defend = board.count(opp, Pattern4::Flex4) > 0;
+        let special = |p: Pos| p == info.tt_move || info.killers.contains(&p);
+        let bonus = |p: Pos| {
+            if p == info.tt_move {
+                TT_MOVE_SCORE
+            } else if info.killers.contains(&p) {
+                info.killer
+            } else {
+                0
+            }
+        };
+        let squares: Vec<Pos> = board
+            .all_squares()
+            .filter(|&p| bbox.contains(p) && board.is_near(p) && board.is_empty(p))
+            .collect();
+        let mut out = Vec::new();
+        let mut skipped = false;
+        for &p in &squares {
+            let (o, t) = (board.pattern4(p, me), board.pattern4(p, opp));
+            let base = info.own[o as usize] + info.opp[t as usize];
+            let listed = if defend {
+                o >= Pattern4::Block4 || t >= Pattern4::Block4
+            } else {
+                base != 0 || special(p)
+            };
+            skipped |= !listed;
+            if listed {
+                out.push(ScoredMove {
+                    pos: p,
+                    score: base + info.history[p.idx()] + bonus(p),
+                });
+            }
+        }
+        if !defend && skipped && out.len() < min_fill {
+            for &p in &squares {
+                let (o, t) = (board.pattern4(p, me), board.pattern4(p, opp));
+                if info.own[o as usize] + info.opp[t as usize] == 0 && !special(p) {
+                    out.push(ScoredMove {
+                        pos: p,
+                        score: info.history[p.idx()],
+                    });
+                }
+            }
+        }
+        if board.rule() == Rule::Renju && me == Color::Black {
+            out.retain(|m| {
+                board.pattern4(m.pos, me) != Pattern4::Forbid || !board.is_forbidden(m.pos)
+            });
+        }
+        let stage = if defend {
+            Stage::DefendThree
+        } else {
+            Stage::All
+        };
+        (stage, out)
+    }
+
+    /// Random games of up to 60 moves near the stones; at every position without a
+    /// five to block, `generate` lists what the plain scan lists.
+    #[test]
+    fn generate_lists_the_moves_of_a_plain_scan_of_every_square() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+        let params = crate::search::params::SearchParams::default();
+        let mut compared = [0usize; 2];
+        for game in 0..120 {
+            let rule = Rule::ALL[game % Rule::ALL.len()];
+            let size = if game % 3 == 0 { 20 } else { 15 };
+            let mut board = Board::new(size, size, rule).expect("size");
+            let mut history = [0i32; NUM_CELLS];
+            let mut bbox = BBox::default();
+            for _ in 0..rng.gen_range(1..60) {
+                let near: Vec<Pos> = if board.move_count() == 0 {
+                    vec![Pos::new(size / 2, size / 2)]
+                } else {
+                    board
+                        .all_squares()
+                        .filter(|&p| board.is_near(p) && board.is_empty(p))
+                        .collect()
+                };
+                let m = near[rng.gen_range(0..near.len())];
+                bbox = bbox.with(m, size, size);
+                board.make(m);
+                history[m.idx()] = rng.gen_range(0..300);
+                let opp = board.side_to_move().opp();
+                if board.count(opp, Pattern4::Five) > 0 {
+                    break;
+                }
+                let pick = |rng: &mut rand::rngs::StdRng| {
+                    if rng.gen_bool(0.3) {
+                        Pos::NONE
+                    } else {
+                        near[rng.gen_range(0..near.len())]
+                    }
+                };
+                let info = OrderInfo {
+                    tt_move: pick(&mut rng),
+                    killers: [pick(&mut rng), pick(&mut rng)],
+                    history: &history,
+                    own: &params.order_own,
+                    opp: &params.order_opp,
+                    killer: params.killer_score,
+                };
+                let min_fill = rng.gen_range(0..40);
+                let mut list = MoveList::default();
+                let stage = generate(&mut board, &bbox, &mut list, &info, min_fill);
+                let (want_stage, mut want) = plain_generate(&mut board, &bbox, &info, min_fill);
+                let mut got = list.as_slice().to_vec();
+                got.sort_by_key(|m| m.pos);
+                want.sort_by_key(|m| m.pos);
+                assert_eq!(
+                    (stage, got),
+                    (want_stage, want),
+                    "{rule:?} {:?}",
+                    board.history()
+                );
+                compared[usize::from(stage == Stage::DefendThree)] += 1;
+            }
+        }
+        // Both stages were exercised.
+        assert!(compared[0] > 500 && compared[1] > 50, "{compared:?}");
     }
 }
