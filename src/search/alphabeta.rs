@@ -183,8 +183,9 @@ impl Core {
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
             let new_depth = depth - 1 + ext;
             rest[0].bbox = cur.bbox.with(m, w, h);
+            // The child's table bucket is fetched while the move updates the board.
+            self.tt.prefetch(board.key_after(m));
             board.make(m);
-            self.tt.prefetch(board.key());
             self.nodes += 1;
             let v = if i == 0 {
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
