@@ -57,6 +57,12 @@ pub static VERIFY_DEFENDER_VCF: AtomicBool = AtomicBool::new(false);
 /// Refutations checked while [`VERIFY_DEFENDER_VCF`] was set.
 pub static DEFENDER_VCFS_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
+/// Tests set this to check every candidate defence refuted by replaying the line of an
+/// earlier candidate's quick look: a fresh VCF solver must find a win there.
+pub static VERIFY_ALT_LINES: AtomicBool = AtomicBool::new(false);
+/// Refutations checked while [`VERIFY_ALT_LINES`] was set.
+pub static ALT_LINES_VERIFIED: AtomicU64 = AtomicU64::new(0);
+
 /// Difference between a position's key and the key of its inner VCF question.
 const VCF_KEY: u64 = 0x51A7_E5C0_FFEE_0001;
 /// "Infinite" proof or disproof number.
@@ -94,7 +100,11 @@ const INNER_VCF_NODES: u64 = 20_000;
 /// sibling hint (`sib_hint`), at `--vct-nodes 1000000`: gaofei_vct 132 -> 134 of 170,
 /// black_win_100 66 -> 67 of 73 (10.1 M -> 8.6 M nodes); 50, 200 or 1000 alike.
 const DEFENDER_VCF_NODES: u64 = 50;
-/// Node budget of the quick VCF look after each defence that does not leave the threat's
+/// Node budget of the quick VCF look after each defence (skipped when the line of one of
+/// the last two VCFs that such looks found at the same AND node still replays after the
+/// defence: at `--vct-nodes 1000000`, gaofei_vct 134 -> 133 of 170 with 56.1 M -> 55.3 M
+/// nodes, black_win_100 67 -> 68 of 73 with 8.6 M -> 7.8 M, white_win_100 57 = 57 with
+/// 0.68 M -> 0.66 M, quintet proven 41 -> 42 of 50) that does not leave the threat's
 /// VCF line intact (measured on black_win_100 at 200k nodes a puzzle: 45 -> 51 of 73
 /// solved with this at 50 and threes' initial proof number at 2 units instead of 3; the
 /// full question is asked when the defence's node is expanded).
@@ -1146,6 +1156,10 @@ impl Dfpn {
         }
         let mut worst = pass_plies as i16;
         let mut worst_pos = 0u16;
+        // The lines of the last two VCFs that quick looks found here (ranges of `lines`
+        // and plies).
+        let mut alt = [(0usize, 0usize, 0i32); 2];
+        let mut n_alt = 0usize;
         // The legal candidates, for the side table.
         let mut legal = [0u16; AND_CACHE_MAX];
         let mut n_legal = 0usize;
@@ -1195,6 +1209,24 @@ impl Dfpn {
                     let refuted =
                         if !four && !on_line && replay(board, a, &self.lines[t0..t1]).is_some() {
                             Some(pass_plies)
+                        } else if let Some(pl) = (!four)
+                            .then(|| {
+                                alt.iter().take(n_alt).find_map(|&(s, e, pl)| {
+                                    replay(board, a, &self.lines[s..e]).map(|_| pl)
+                                })
+                            })
+                            .flatten()
+                        {
+                            // Another VCF line that an earlier candidate's quick look
+                            // found still works: no look needed.
+                            if VERIFY_ALT_LINES.load(Ordering::Relaxed) {
+                                let mut fresh = VcfSolver::new(1 << 20);
+                                let never = AtomicBool::new(false);
+                                let r = fresh.solve(board, a, 199, 2_000_000, &never);
+                                assert!(r.is_win(), "alternative line: no VCF\n{board}");
+                                ALT_LINES_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Some(pl)
                         } else {
                             // A cheap look for another VCF: the proof number of this node
                             // then counts fewer defences that are no real ones.
@@ -1203,7 +1235,14 @@ impl Dfpn {
                             let r = self.vcf(board, a, rem - 1, DEFENCE_VCF_NODES, stop, vcf);
                             self.inexact = inexact;
                             match r {
-                                ThreatResult::Win { plies, .. } => Some(plies),
+                                ThreatResult::Win { plies, .. } => {
+                                    let s = self.lines.len();
+                                    self.lines.extend_from_slice(vcf.principal_line());
+                                    alt[1] = alt[0];
+                                    alt[0] = (s, self.lines.len(), plies);
+                                    n_alt = (n_alt + 1).min(2);
+                                    Some(plies)
+                                }
                                 _ => None,
                             }
                         };
