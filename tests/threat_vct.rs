@@ -7,7 +7,8 @@ use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
 use sente::threat::dfpn::{
-    AND_CACHE_VERIFIED, SHORTCUTS_VERIFIED, VERIFY_AND_CACHE, VERIFY_SHORTCUT,
+    ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED, SHORTCUTS_VERIFIED,
+    VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_SHORTCUT,
 };
 use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
@@ -213,6 +214,51 @@ fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
     }
     assert_eq!(colours, [true, true], "both colours attack");
     assert!(SHORTCUTS_VERIFIED.load(Ordering::Relaxed) > before + 1000);
+}
+
+#[test]
+fn threats_refuted_by_a_defender_vcf_leave_the_defender_a_working_vcf_line() {
+    // Every AND node that the df-pn search disproves because the defender has a VCF
+    // gets that VCF's line replayed move by move on the real position (every four a
+    // four, every reply forced and legal, the attacker never first to a five); the
+    // solver panics on a line that does not hold.
+    VERIFY_DEFENDER_VCF.store(true, Ordering::Relaxed);
+    let before = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
+    let mut colours = [false; 2];
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let a = b.side_to_move();
+        let n0 = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
+        let mut s = VctSolver::new(1 << 22);
+        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
+        if DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed) > n0 {
+            colours[a.idx()] = true;
+        }
+    }
+    let n = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed) - before;
+    assert!(n > 100, "{n} refutations checked");
+    assert_eq!(
+        colours,
+        [true, true],
+        "refutations with both colours attacking"
+    );
+}
+
+#[test]
+fn defences_refuted_by_an_earlier_quick_looks_line_leave_the_attacker_a_vcf() {
+    // Every candidate defence that the df-pn search counts as refuted because the line
+    // of a VCF found after a sibling candidate still replays is given to a fresh VCF
+    // solver, which must find a win; the solver panics otherwise.
+    VERIFY_ALT_LINES.store(true, Ordering::Relaxed);
+    let before = ALT_LINES_VERIFIED.load(Ordering::Relaxed);
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let a = b.side_to_move();
+        let mut s = VctSolver::new(1 << 22);
+        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
+    }
+    let n = ALT_LINES_VERIFIED.load(Ordering::Relaxed) - before;
+    assert!(n > 100, "{n} refutations checked");
 }
 
 #[test]

@@ -48,6 +48,21 @@ pub static VERIFY_AND_CACHE: AtomicBool = AtomicBool::new(false);
 /// Hits checked while [`VERIFY_AND_CACHE`] was set.
 pub static AND_CACHE_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
+/// Difference between a position's key and the key of its defender-VCF question (see
+/// [`Dfpn::defender_vcf`]).
+const DEFENDER_VCF_KEY: u64 = 0xDEFE_4DE2_5EC0_0002;
+/// Tests set this to check every defender VCF that refutes an AND node
+/// ([`Dfpn::defender_vcf`]) by replaying its line, or a fresh solver's line.
+pub static VERIFY_DEFENDER_VCF: AtomicBool = AtomicBool::new(false);
+/// Refutations checked while [`VERIFY_DEFENDER_VCF`] was set.
+pub static DEFENDER_VCFS_VERIFIED: AtomicU64 = AtomicU64::new(0);
+
+/// Tests set this to check every candidate defence refuted by replaying the line of an
+/// earlier candidate's quick look: a fresh VCF solver must find a win there.
+pub static VERIFY_ALT_LINES: AtomicBool = AtomicBool::new(false);
+/// Refutations checked while [`VERIFY_ALT_LINES`] was set.
+pub static ALT_LINES_VERIFIED: AtomicU64 = AtomicU64::new(0);
+
 /// Difference between a position's key and the key of its inner VCF question.
 const VCF_KEY: u64 = 0x51A7_E5C0_FFEE_0001;
 /// "Infinite" proof or disproof number.
@@ -77,7 +92,19 @@ const DEPTH_PN: u32 = 2;
 const COUNTER_FOUR_PN: u32 = UNIT / 2;
 /// Node budget of each inner VCF question at a node.
 const INNER_VCF_NODES: u64 = 20_000;
-/// Node budget of the quick VCF look after each defence that does not leave the threat's
+/// Node budget of the look for a defender VCF at each AND node expanded afresh (before
+/// the pass test): such a VCF refutes the attacker's move at once, where the search
+/// otherwise found it through one AND node (pass test, candidate defences) per defender
+/// four. In gaofei_vct_047 from its winning first move it refutes 13 k of 26 k threats
+/// tested and cuts the counter-fours left as defences from 26 k to 6.5 k. With the
+/// sibling hint (`sib_hint`), at `--vct-nodes 1000000`: gaofei_vct 132 -> 134 of 170,
+/// black_win_100 66 -> 67 of 73 (10.1 M -> 8.6 M nodes); 50, 200 or 1000 alike.
+const DEFENDER_VCF_NODES: u64 = 50;
+/// Node budget of the quick VCF look after each defence (skipped when the line of one of
+/// the last two VCFs that such looks found at the same AND node still replays after the
+/// defence: at `--vct-nodes 1000000`, gaofei_vct 134 -> 133 of 170 with 56.1 M -> 55.3 M
+/// nodes, black_win_100 67 -> 68 of 73 with 8.6 M -> 7.8 M, white_win_100 57 = 57 with
+/// 0.68 M -> 0.66 M, quintet proven 41 -> 42 of 50) that does not leave the threat's
 /// VCF line intact (measured on black_win_100 at 200k nodes a puzzle: 45 -> 51 of 73
 /// solved with this at 50 and threes' initial proof number at 2 units instead of 3; the
 /// full question is asked when the defence's node is expanded).
@@ -316,6 +343,12 @@ pub(crate) struct Dfpn {
     pending: u64,
     /// Node count at which the current simulation gives up.
     sim_end: u64,
+    /// Set by the expansion of an AND node: the candidate defence the table knows as
+    /// proven by a move (not by a VCF), with the most work below it, and that work. The
+    /// node's first child searched takes it as its simulation analog: before, only a
+    /// sibling proven during the same call of [`Dfpn::mid`] was one, and df-pn leaves
+    /// an AND node many times before all its defences are proven.
+    sib_hint: (Pos, u32),
 }
 
 impl Dfpn {
@@ -345,6 +378,7 @@ impl Dfpn {
             delta: 0,
             pending: 0,
             sim_end: 0,
+            sib_hint: (Pos::NONE, 0),
         }
     }
 
@@ -445,6 +479,42 @@ impl Dfpn {
         r
     }
 
+    /// True if the defender `d`, to move, has a VCF: a win whatever the attacker does,
+    /// so an exact disproof of the current AND node (no attacker five point on the
+    /// board). A look that runs out of its budget says false and leaves the node to the
+    /// usual expansion.
+    fn defender_vcf(
+        &mut self,
+        board: &mut Board,
+        d: Color,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> bool {
+        let left = self
+            .node_limit
+            .saturating_sub(self.stats.nodes)
+            .clamp(1, DEFENDER_VCF_NODES);
+        let key = self.key ^ DEFENDER_VCF_KEY;
+        let r = vcf.solve_keyed(board, d, i32::from(i16::MAX) - 1, left, stop, key);
+        self.stats.nodes += vcf.stats().nodes;
+        if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if r.is_win() && VERIFY_DEFENDER_VCF.load(Ordering::Relaxed) {
+            // A line completed from a table that lost an entry may not replay: then a
+            // fresh solver must find one that does.
+            let ok = replay(board, d, vcf.principal_line()).is_some() || {
+                let mut fresh = VcfSolver::new(1 << 20);
+                let never = AtomicBool::new(false);
+                fresh.solve(board, d, 199, 2_000_000, &never).is_win()
+                    && replay(board, d, fresh.principal_line()).is_some()
+            };
+            assert!(ok, "defender VCF does not hold\n{board}");
+            DEFENDER_VCFS_VERIFIED.fetch_add(1, Ordering::Relaxed);
+        }
+        r.is_win()
+    }
+
     /// Proven value with `plies`.
     fn proven(plies: i32) -> Value {
         Value {
@@ -536,6 +606,7 @@ impl Dfpn {
         let start_nodes = self.stats.nodes;
         let base = self.children.len();
         let line_base = self.lines.len();
+        self.sib_hint = (Pos::NONE, 0);
         let expanded = if or {
             self.expand_or(board, a, rem, stop, vcf)
         } else {
@@ -586,8 +657,9 @@ impl Dfpn {
         let end = self.children.len();
         let c = a.opp();
         let mover = if or { a } else { c };
-        // AND node: the last child proven, whose proof the next ones try to follow.
-        let mut sib = Pos::NONE;
+        // AND node: the last child proven, whose proof the next ones try to follow; at
+        // first the one the expansion found proven by a move in the table.
+        let mut sib = if or { Pos::NONE } else { self.sib_hint.0 };
         let result = loop {
             // Combine the children: OR takes the smallest proof number and sums the
             // disproof numbers; AND takes the smallest disproof number and the weak
@@ -964,6 +1036,10 @@ impl Dfpn {
                 return self.expand_cached(slot, a, rem, stop);
             }
         }
+        // A defender VCF refutes any move that leaves the attacker without a five point.
+        if self.defender_vcf(board, d, stop, vcf) {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
         // The attacker's move is a threat only if a pass by the defender loses to a VCF.
         // A test that runs out of its budget leaves the node open with a proof number
         // that grows with each try; the next visit asks again with four times the budget.
@@ -1080,6 +1156,10 @@ impl Dfpn {
         }
         let mut worst = pass_plies as i16;
         let mut worst_pos = 0u16;
+        // The lines of the last two VCFs that quick looks found here (ranges of `lines`
+        // and plies).
+        let mut alt = [(0usize, 0usize, 0i32); 2];
+        let mut n_alt = 0usize;
         // The legal candidates, for the side table.
         let mut legal = [0u16; AND_CACHE_MAX];
         let mut n_legal = 0usize;
@@ -1094,7 +1174,10 @@ impl Dfpn {
             n_legal += 1;
             let known = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1);
             let v = match known {
-                Some((v, _)) => v,
+                Some((v, e)) => {
+                    self.note_sibling(c, v, &e);
+                    v
+                }
                 None if shortcut && self.line_survives(board, c, a, &fives[..n_fives]) => {
                     debug_assert!({
                         self.place(board, c, d);
@@ -1126,6 +1209,24 @@ impl Dfpn {
                     let refuted =
                         if !four && !on_line && replay(board, a, &self.lines[t0..t1]).is_some() {
                             Some(pass_plies)
+                        } else if let Some(pl) = (!four)
+                            .then(|| {
+                                alt.iter().take(n_alt).find_map(|&(s, e, pl)| {
+                                    replay(board, a, &self.lines[s..e]).map(|_| pl)
+                                })
+                            })
+                            .flatten()
+                        {
+                            // Another VCF line that an earlier candidate's quick look
+                            // found still works: no look needed.
+                            if VERIFY_ALT_LINES.load(Ordering::Relaxed) {
+                                let mut fresh = VcfSolver::new(1 << 20);
+                                let never = AtomicBool::new(false);
+                                let r = fresh.solve(board, a, 199, 2_000_000, &never);
+                                assert!(r.is_win(), "alternative line: no VCF\n{board}");
+                                ALT_LINES_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Some(pl)
                         } else {
                             // A cheap look for another VCF: the proof number of this node
                             // then counts fewer defences that are no real ones.
@@ -1134,7 +1235,14 @@ impl Dfpn {
                             let r = self.vcf(board, a, rem - 1, DEFENCE_VCF_NODES, stop, vcf);
                             self.inexact = inexact;
                             match r {
-                                ThreatResult::Win { plies, .. } => Some(plies),
+                                ThreatResult::Win { plies, .. } => {
+                                    let s = self.lines.len();
+                                    self.lines.extend_from_slice(vcf.principal_line());
+                                    alt[1] = alt[0];
+                                    alt[0] = (s, self.lines.len(), plies);
+                                    n_alt = (n_alt + 1).min(2);
+                                    Some(plies)
+                                }
                                 _ => None,
                             }
                         };
@@ -1218,6 +1326,15 @@ impl Dfpn {
             .then_some(slot)
     }
 
+    /// Take the candidate defence `c`, with its table value `v` and entry `e`, as the
+    /// expansion's `sib_hint` if it is proven by a move and has the most work so far.
+    #[inline]
+    fn note_sibling(&mut self, c: Pos, v: Value, e: &Entry) {
+        if v.pn == 0 && e.best != BEST_VCF && e.best != 0 && e.work >= self.sib_hint.1 {
+            self.sib_hint = (c, e.work);
+        }
+    }
+
     /// Account one candidate defence `c` of the current AND node with its value `v`: a
     /// proven one raises the longest proof (`worst`, at `worst_pos`), an open one becomes
     /// a child. Returns false when the defence is disproven, which refutes the node.
@@ -1249,9 +1366,10 @@ impl Dfpn {
         let mut worst_pos = 0u16;
         for &c in &slot.cands[..usize::from(slot.n)] {
             let c = Pos(c);
-            let Some((v, _)) = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1) else {
+            let Some((v, e)) = self.lookup_key(self.key ^ HASH.stone(d, c), rem - 1) else {
                 unreachable!("checked by and_cache_valid");
             };
+            self.note_sibling(c, v, &e);
             if !self.add_defence(c, v, &mut worst, &mut worst_pos) {
                 return Expanded::Done(Self::DISPROVEN, 0);
             }
