@@ -368,6 +368,19 @@ struct ForbidLog {
     n: usize,
 }
 
+impl ForbidLog {
+    /// Log `p`; false (and nothing logged) when the log is full.
+    #[inline]
+    fn add(&mut self, p: Pos) -> bool {
+        if self.n == self.cells.len() {
+            return false;
+        }
+        self.cells[self.n] = p;
+        self.n += 1;
+        true
+    }
+}
+
 /// The scans of [`generate`] once no five needs blocking (see the module docs), for the
 /// side to move black (`BLACK`) or white, and renju black (`FORBID`: its `Forbid` cells
 /// are logged for the exact check) or not, so that the colour's class fields are
@@ -401,7 +414,6 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
             0
         }
     };
-    let special = |p: Pos| p == tt || p == k0 || p == k1;
     let (own, opp_w, history) = (info.own, info.opp, info.history);
     let mut len = 0usize;
     // Appends a move; the squares are distinct, so at most `MAX_LIST` of them.
@@ -457,9 +469,40 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
         }
         return len;
     }
-    // First pass: cells where either colour makes a pattern (and the TT move and
-    // killers); cells with no pattern at all only if that leaves fewer than `min_fill`.
-    let mut skipped = false;
+    scan_all::<BLACK, FORBID>(board, first, width, rows, moves, info, min_fill, forbid)
+}
+
+/// The unforced scan of [`scan_moves`]: every candidate cell where either colour makes
+/// a pattern, scored by the two classes' weights and the history, then the TT move and
+/// killers (their bonus added, or listed if they have no pattern), then the cells with
+/// no pattern if fewer than `min_fill` moves are listed. The TT move and killers are
+/// left out of the cell loop so that it keeps its few values in registers.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn scan_all<const BLACK: bool, const FORBID: bool>(
+    board: &Board,
+    first: usize,
+    width: usize,
+    rows: usize,
+    moves: &mut [ScoredMove; MAX_LIST],
+    info: &OrderInfo,
+    min_fill: usize,
+    forbid: &mut ForbidLog,
+) -> usize {
+    let (me, opp) = if BLACK {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    };
+    let (own, opp_w, history) = (info.own, info.opp, info.history);
+    let candidate = |p: Pos| board.is_near(p) && board.is_empty(p);
+    let base_of = |p: Pos| {
+        let o = board.pattern4(p, me);
+        (o, own[o as usize] + opp_w[board.pattern4(p, opp) as usize])
+    };
+    // Candidates with no pattern (the TT move and killers among them included).
+    let mut zero = 0usize;
+    let mut len = 0usize;
     let mut i = first;
     for _ in 0..rows {
         let end = i + width;
@@ -469,18 +512,58 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
             if !candidate(p) {
                 continue;
             }
-            let o = board.pattern4(p, me);
-            let t = board.pattern4(p, opp);
-            let base = own[o as usize] + opp_w[t as usize];
-            if base == 0 && !special(p) {
-                skipped = true;
-            } else {
-                push(moves, &mut len, p, o, base + history[p.idx()] + bonus(p));
+            let (o, base) = base_of(p);
+            if base == 0 {
+                zero += 1;
+                continue;
             }
+            if FORBID && o == Pattern4::Forbid && !forbid.add(p) {
+                continue;
+            }
+            moves[len] = ScoredMove {
+                pos: p,
+                score: base + history[p.idx()],
+            };
+            len += 1;
         }
         i += STRIDE - width;
     }
-    if skipped && len < min_fill {
+    // The moves are in square order so far: the TT move and killers are found by
+    // bisection. Each is counted once (the TT move's bonus wins over a killer's).
+    let (tt, k0, k1) = (info.tt_move, info.killers[0], info.killers[1]);
+    let in_box = |p: Pos| {
+        let (lo, hi) = (first, first + (rows - 1) * STRIDE + width);
+        (lo..hi).contains(&p.idx()) && (p.idx() - first) % STRIDE < width
+    };
+    let scanned = len;
+    let mut specials_zero = 0usize;
+    for (j, p) in [tt, k0, k1].into_iter().enumerate() {
+        if (j == 2 && p == k0) || (j > 0 && p == tt) || !in_box(p) || !candidate(p) {
+            continue;
+        }
+        let bonus = if j == 0 { TT_MOVE_SCORE } else { info.killer };
+        match moves[..scanned].binary_search_by_key(&p, |m| m.pos) {
+            Ok(at) => moves[at].score += bonus,
+            Err(_) => {
+                let (o, base) = base_of(p);
+                if base != 0 {
+                    // Logged full for renju black: not listed, as in the scan.
+                    continue;
+                }
+                specials_zero += 1;
+                if FORBID && o == Pattern4::Forbid && !forbid.add(p) {
+                    continue;
+                }
+                moves[len] = ScoredMove {
+                    pos: p,
+                    score: history[p.idx()] + bonus,
+                };
+                len += 1;
+            }
+        }
+    }
+    if zero > specials_zero && len < min_fill {
+        let special = |p: Pos| p == tt || p == k0 || p == k1;
         let mut i = first;
         for _ in 0..rows {
             for j in i..i + width {
@@ -488,10 +571,16 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
                 if !candidate(p) {
                     continue;
                 }
-                let o = board.pattern4(p, me);
-                let t = board.pattern4(p, opp);
-                if own[o as usize] + opp_w[t as usize] == 0 && !special(p) {
-                    push(moves, &mut len, p, o, history[p.idx()]);
+                let (o, base) = base_of(p);
+                if base == 0 && !special(p) {
+                    if FORBID && o == Pattern4::Forbid && !forbid.add(p) {
+                        continue;
+                    }
+                    moves[len] = ScoredMove {
+                        pos: p,
+                        score: history[p.idx()],
+                    };
+                    len += 1;
                 }
             }
             i += STRIDE;
@@ -768,16 +857,24 @@ mod tests {
                 if board.count(opp, Pattern4::Five) > 0 {
                     break;
                 }
-                let pick = |rng: &mut rand::rngs::StdRng| {
-                    if rng.gen_bool(0.3) {
-                        Pos::NONE
-                    } else {
-                        near[rng.gen_range(0..near.len())]
-                    }
+                // None, a near cell (occupied by now if it is `m`) or any square (also
+                // outside the box); sometimes the killers repeat the TT move or each other.
+                let pick = |rng: &mut rand::rngs::StdRng| match rng.gen_range(0..10) {
+                    0..=2 => Pos::NONE,
+                    3 => Pos::new(rng.gen_range(0..size), rng.gen_range(0..size)),
+                    _ => near[rng.gen_range(0..near.len())],
                 };
+                let tt_move = pick(&mut rng);
+                let mut killers = [pick(&mut rng), pick(&mut rng)];
+                if rng.gen_bool(0.1) {
+                    killers[rng.gen_range(0..2)] = tt_move;
+                }
+                if rng.gen_bool(0.1) {
+                    killers[1] = killers[0];
+                }
                 let info = OrderInfo {
-                    tt_move: pick(&mut rng),
-                    killers: [pick(&mut rng), pick(&mut rng)],
+                    tt_move,
+                    killers,
                     history: &history,
                     own: &params.order_own,
                     opp: &params.order_opp,
