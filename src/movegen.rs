@@ -386,7 +386,7 @@ impl ForbidLog {
 /// are logged for the exact check) or not, so that the colour's class fields are
 /// constant offsets and other rules carry no renju test: writes the moves to `moves`
 /// and returns how many.
-#[inline(always)]
+#[inline(never)]
 fn scan_moves<const BLACK: bool, const FORBID: bool>(
     board: &Board,
     bbox: &BBox,
@@ -477,7 +477,7 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
 /// killers (their bonus added, or listed if they have no pattern), then the cells with
 /// no pattern if fewer than `min_fill` moves are listed. The TT move and killers are
 /// left out of the cell loop so that it keeps its few values in registers.
-#[inline(always)]
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn scan_all<const BLACK: bool, const FORBID: bool>(
     board: &Board,
