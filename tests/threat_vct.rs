@@ -198,6 +198,19 @@ fn quintet_vct_cases_never_claim_a_disproven_win_by_the_other_searches() {
     }
 }
 
+/// Solve every VCT case of the quintet set (200,000 nodes each, the side to move
+/// attacking) with a fresh solver, calling `after` with the attacker once each is done:
+/// the tests below switch on one of the solver's self-checks around this.
+fn solve_quintet_vct_cases(mut after: impl FnMut(Color)) {
+    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
+        let mut b = case.board;
+        let a = b.side_to_move();
+        let mut s = VctSolver::new(1 << 22);
+        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
+        after(a);
+    }
+}
+
 #[test]
 fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
     // Every defence that the df-pn search counts as refuted without a replay (the line
@@ -205,13 +218,7 @@ fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
     VERIFY_SHORTCUT.store(true, Ordering::Relaxed);
     let before = SHORTCUTS_VERIFIED.load(Ordering::Relaxed);
     let mut colours = [false; 2];
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
-        let mut b = case.board;
-        let a = b.side_to_move();
-        colours[a.idx()] = true;
-        let mut s = VctSolver::new(1 << 22);
-        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
-    }
+    solve_quintet_vct_cases(|a| colours[a.idx()] = true);
     assert_eq!(colours, [true, true], "both colours attack");
     assert!(SHORTCUTS_VERIFIED.load(Ordering::Relaxed) > before + 1000);
 }
@@ -225,16 +232,14 @@ fn threats_refuted_by_a_defender_vcf_leave_the_defender_a_working_vcf_line() {
     VERIFY_DEFENDER_VCF.store(true, Ordering::Relaxed);
     let before = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
     let mut colours = [false; 2];
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
-        let mut b = case.board;
-        let a = b.side_to_move();
-        let n0 = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
-        let mut s = VctSolver::new(1 << 22);
-        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
-        if DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed) > n0 {
+    let mut last = before;
+    solve_quintet_vct_cases(|a| {
+        let now = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
+        if now > last {
             colours[a.idx()] = true;
         }
-    }
+        last = now;
+    });
     let n = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 100, "{n} refutations checked");
     assert_eq!(
@@ -251,12 +256,7 @@ fn defences_refuted_by_an_earlier_quick_looks_line_leave_the_attacker_a_vcf() {
     // solver, which must find a win; the solver panics otherwise.
     VERIFY_ALT_LINES.store(true, Ordering::Relaxed);
     let before = ALT_LINES_VERIFIED.load(Ordering::Relaxed);
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
-        let mut b = case.board;
-        let a = b.side_to_move();
-        let mut s = VctSolver::new(1 << 22);
-        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
-    }
+    solve_quintet_vct_cases(|_| {});
     let n = ALT_LINES_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 100, "{n} refutations checked");
 }
@@ -267,12 +267,7 @@ fn cached_and_expansions_match_the_ones_generated_afresh() {
     // test, line, candidate defences); the solver panics if the two differ.
     VERIFY_AND_CACHE.store(true, Ordering::Relaxed);
     let before = AND_CACHE_VERIFIED.load(Ordering::Relaxed);
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
-        let mut b = case.board;
-        let a = b.side_to_move();
-        let mut s = VctSolver::new(1 << 22);
-        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
-    }
+    solve_quintet_vct_cases(|_| {});
     let n = AND_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 300, "{n} hits checked");
 }

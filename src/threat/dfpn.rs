@@ -463,19 +463,36 @@ impl Dfpn {
         stop: &AtomicBool,
         vcf: &mut VcfSolver,
     ) -> ThreatResult {
-        let left = self
-            .node_limit
-            .saturating_sub(self.stats.nodes)
-            .clamp(1, budget);
-        let key = self.key ^ VCF_KEY;
-        let r = vcf.solve_keyed(board, a, plies, left, stop, key);
-        self.stats.nodes += vcf.stats().nodes;
+        let r = self.vcf_look(board, a, plies, budget, VCF_KEY, stop, vcf);
         if r == ThreatResult::Unknown {
             self.inexact = true;
             if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
         }
+        r
+    }
+
+    /// One question to the inner VCF solver: can `c` win by VCF within `plies`, in at
+    /// most `budget` nodes (and what is left of the search's own limit), cached under
+    /// the position's key XOR `salt`; the nodes it used count as the search's.
+    #[allow(clippy::too_many_arguments)]
+    fn vcf_look(
+        &mut self,
+        board: &mut Board,
+        c: Color,
+        plies: i32,
+        budget: u64,
+        salt: u64,
+        stop: &AtomicBool,
+        vcf: &mut VcfSolver,
+    ) -> ThreatResult {
+        let left = self
+            .node_limit
+            .saturating_sub(self.stats.nodes)
+            .clamp(1, budget);
+        let r = vcf.solve_keyed(board, c, plies, left, stop, self.key ^ salt);
+        self.stats.nodes += vcf.stats().nodes;
         r
     }
 
@@ -490,13 +507,16 @@ impl Dfpn {
         stop: &AtomicBool,
         vcf: &mut VcfSolver,
     ) -> bool {
-        let left = self
-            .node_limit
-            .saturating_sub(self.stats.nodes)
-            .clamp(1, DEFENDER_VCF_NODES);
-        let key = self.key ^ DEFENDER_VCF_KEY;
-        let r = vcf.solve_keyed(board, d, i32::from(i16::MAX) - 1, left, stop, key);
-        self.stats.nodes += vcf.stats().nodes;
+        let plies = i32::from(i16::MAX) - 1;
+        let r = self.vcf_look(
+            board,
+            d,
+            plies,
+            DEFENDER_VCF_NODES,
+            DEFENDER_VCF_KEY,
+            stop,
+            vcf,
+        );
         if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
