@@ -257,6 +257,13 @@ const fn halves_at(w: u64, j: i32) -> (u64, u64) {
     (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
 }
 
+/// The near key (see [`crate::pattern::NEAR_KEY_BITS`]) of the cell `j` positions from
+/// the window's centre (|j| <= 4), in the low bits (higher bits are garbage).
+#[inline(always)]
+const fn near_at(w: u64, j: i32) -> u64 {
+    w >> (2 * (j + 6))
+}
+
 /// The bit of [`Board::reach`] for the cell `k` steps (1 <= |k| <= 5) from a stone
 /// along direction `d`: the cells up to 4 steps below bit 32 (so that the test of each
 /// is a 32-bit `test` that fuses with its branch, not a `bt`), those 5 steps away above.
@@ -630,13 +637,24 @@ impl Update<'_> {
         // One bit test per cell (no count to extract first).
         let reach = self.reach;
         let on_board = |k: i32| reach & 1 << reach_bit(D, k) != 0;
+        let tables = self.tables;
+        // The codes of the cell `k` positions from the window's centre: freestyle's from
+        // its near key (one look-up), the others' from its two half lines.
+        let codes = |k: i32| {
+            if FAR {
+                let (left, right) = halves_at(line, k);
+                tables.codes_of_halves(left, right)
+            } else {
+                tables.codes_near(near_at(line, k))
+            }
+        };
         macro_rules! at {
             ($($k:literal)*) => {$(
                 let (n, q) = (record(FAR, D, $k), REACH + off * $k);
                 let (fwd, back) = (on_board($k), on_board(-$k));
-                self.cell::<D>(n, q, halves_at(line, $k), fwd);
+                self.cell::<D>(n, q, fwd, || codes($k));
                 let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
-                self.cell::<D>(n, q, halves_at(line, -$k), back);
+                self.cell::<D>(n, q, back, || codes(-$k));
             )*};
         }
         at!(1 2 3 4);
@@ -645,11 +663,17 @@ impl Update<'_> {
         }
     }
 
-    /// Refresh the codes along `D` of window cell `q`, whose half lines along `D` are
-    /// `halves`, and its classes, saving its state as record `n`; if the cell is not
-    /// `on_board`, only save its state.
+    /// Refresh the codes along `D` of window cell `q` (to `codes()`, see
+    /// [`HotTables::codes`]) and its classes, saving its state as record `n`; if the cell
+    /// is not `on_board`, only save its state.
     #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
+    fn cell<const D: usize>(
+        &mut self,
+        n: usize,
+        q: usize,
+        on_board: bool,
+        codes: impl FnOnce() -> u32,
+    ) {
         let slot = &mut self.w[q];
         if !on_board {
             // Every off-board slot holds the same wall state (no move changes it), so
@@ -660,7 +684,7 @@ impl Update<'_> {
         }
         let old = slot.st;
         self.saved[n].st = old;
-        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1));
+        let codes = u64::from(codes());
         // The cleared bits and the new codes do not overlap, so the sum is their union
         // (one `lea` that also applies the direction's shift).
         let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) + (codes << DIR_SHIFT[D]);
