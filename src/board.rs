@@ -158,17 +158,20 @@ fn line_window(line: Line, s: u32) -> u64 {
 /// the shift (0, 2, 4 or 6). The word at that offset shifted right by the rest holds the
 /// cells 10 positions back to at least 18 forward, the cell itself at bits 20..22, the
 /// same as [`line_window`] in those bits; the cell's bits are at the rest plus 20 in the
-/// word. Zero for off-board cells (never used).
+/// word. Also the line's first byte (`base`), so that a move needs no mask to find it.
+/// Zero for off-board cells (never used).
 #[derive(Clone, Copy)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 struct LineAt {
     off: [u16; 4],
+    base: [u16; 4],
     rest: [u8; 4],
 }
 
 static LINE_AT: [LineAt; NUM_CELLS] = {
     let mut t = [LineAt {
         off: [0; 4],
+        base: [0; 4],
         rest: [0; 4],
     }; NUM_CELLS];
     let mut i = 0;
@@ -177,7 +180,10 @@ static LINE_AT: [LineAt; NUM_CELLS] = {
         while d < 4 {
             let (l, s) = (LINE_OF[i][2 * d] as usize, LINE_OF[i][2 * d + 1] as usize);
             t[i].off[d] = (16 * l + s / 8) as u16;
+            t[i].base[d] = (16 * l) as u16;
             t[i].rest[d] = (s % 8) as u8;
+            // The word and the line lie inside the line words (see `LineWords::word`).
+            assert!(t[i].off[d] < 4096 && t[i].base[d] == t[i].off[d] & !15);
             d += 1;
         }
         i += 1;
@@ -220,6 +226,56 @@ impl LineWords {
     fn set_line_at(&mut self, base: usize, line: Line) {
         self.set_word(base, line[0]);
         self.set_word(base + 8, line[1]);
+    }
+
+    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn line_at_unmasked(&self, base: u16) -> Line {
+        let base = usize::from(base);
+        debug_assert!(base < 4096);
+        // SAFETY: every base in `LINE_AT` is below 4096 (asserted where it is built), so
+        // its 16 bytes lie inside the `LINE_BYTES` bytes.
+        unsafe { self.0.as_ptr().add(base).cast::<Line>().read_unaligned() }.map(u64::from_le)
+    }
+
+    /// [`LineWords::set_line_at`] of a `base` from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn set_line_at_unmasked(&mut self, base: u16, line: Line) {
+        let base = usize::from(base);
+        debug_assert!(base < 4096);
+        // SAFETY: as in `line_at_unmasked`.
+        unsafe {
+            self.0
+                .as_mut_ptr()
+                .add(base)
+                .cast::<Line>()
+                .write_unaligned(line.map(u64::to_le));
+        }
+    }
+
+    /// [`LineWords::word`] of an offset from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn word_unmasked(&self, o: u16) -> u64 {
+        let o = usize::from(o);
+        debug_assert!(o < 4096);
+        // SAFETY: every offset in `LINE_AT` is below 4096 (asserted where it is built),
+        // so the 8 bytes at it lie inside the `LINE_BYTES` = 4096 + 8 bytes.
+        unsafe { self.0.as_ptr().add(o).cast::<u64>().read_unaligned() }.to_le()
+    }
+
+    /// [`LineWords::set_word`] of an offset from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn set_word_unmasked(&mut self, o: u16, v: u64) {
+        let o = usize::from(o);
+        debug_assert!(o < 4096);
+        // SAFETY: as in `word_unmasked`.
+        unsafe {
+            self.0
+                .as_mut_ptr()
+                .add(o)
+                .cast::<u64>()
+                .write_unaligned(v.to_le())
+        }
     }
 
     /// The 8 bytes at offset `o` (below 4096) as a little-endian word.
@@ -1135,10 +1191,10 @@ impl Board {
             ($($d:literal)*) => {$(
                 // The whole line for unmake (one 16-byte copy, from which the next
                 // move's 8-byte read can forward), and the word around the stone.
-                let (o, rest) = (usize::from(at.off[$d]), u32::from(at.rest[$d]));
-                frame.lines[$d] = lines.line_at(o & !15);
-                let word = lines.word(o);
-                lines.set_word(o, word | (u64::from(V) << line_bit(0)) << rest);
+                let (o, rest) = (at.off[$d], u32::from(at.rest[$d]));
+                frame.lines[$d] = lines.line_at_unmasked(at.base[$d]);
+                let word = lines.word_unmasked(o);
+                lines.set_word_unmasked(o, word | (u64::from(V) << line_bit(0)) << rest);
                 up.dir::<$d, FAR>(word >> rest | u64::from(V) << line_bit(0));
             )*};
         }
@@ -1173,8 +1229,7 @@ impl Board {
         un.dir::<3, FAR>();
         let at = &LINE_AT[p.idx()];
         for d in 0..4 {
-            self.lines
-                .set_line_at(usize::from(at.off[d]) & !15, frame.lines[d]);
+            self.lines.set_line_at_unmasked(at.base[d], frame.lines[d]);
         }
     }
 
