@@ -391,6 +391,26 @@ mod tests {
     use crate::search::{params::SearchParams, root_threat_budgets};
     use crate::time::{SearchLimits, TimeSettings};
 
+    /// The thread CPU clock is up to date when read: over an interval of busy work that
+    /// lies inside a wall-clock interval it counts no more than that interval (the
+    /// schedstat total it replaced could count a tick more), and it advances.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn thread_cpu_time_of_busy_work_fits_inside_its_wall_time() {
+        for _ in 0..20 {
+            let wall = Instant::now();
+            let a = thread_cpu_ns().expect("thread CPU clock");
+            let mut x = 0u64;
+            while wall.elapsed() < std::time::Duration::from_millis(2) {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+            }
+            let z = thread_cpu_ns().expect("thread CPU clock");
+            let wall_ns = u64::try_from(wall.elapsed().as_nanos()).expect("short");
+            assert!(z > a, "the clock did not advance over busy work");
+            assert!(z - a <= wall_ns, "{} ns CPU in {wall_ns} ns wall", z - a);
+        }
+    }
+
     #[test]
     fn bench_threat_budgets_are_those_of_a_move_with_that_turn_time() {
         let params = SearchParams::default();
