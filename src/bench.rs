@@ -329,11 +329,49 @@ pub fn tables_bench() -> Vec<String> {
     out
 }
 
-/// CPU time this thread has run, in ns, from /proc/thread-self/schedstat (Linux only).
+/// CPU time this thread has run, in ns, from `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
+/// (Linux only; `None` elsewhere or on failure).
+///
+/// Not from /proc/thread-self/schedstat: the kernel brings a running thread's total
+/// up to date only at scheduler events (ticks, switches), so that a thread reading its
+/// own total got a value up to a tick old; intervals of a few ms (a `bench-board`
+/// position) then came out tens of per cent too long or too short, depending on how
+/// they fell against the ticks (the "slow mode" of that bench: CPU time 40 % above the
+/// wall-clock time of the same interval). The clock call updates the total first.
 #[must_use]
 pub fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
+    #[cfg(target_os = "linux")]
+    {
+        #[repr(C)]
+        struct Timespec {
+            tv_sec: i64,
+            tv_nsec: i64,
+        }
+        unsafe extern "C" {
+            fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+        }
+        /// `CLOCK_THREAD_CPUTIME_ID` of Linux.
+        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+        let mut ts = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: the C library's `clock_gettime` (std links it on Linux) with a valid
+        // clock id and a pointer to a `struct timespec` (two 64-bit fields on the 64-bit
+        // Linux targets) that lives across the call.
+        let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
+        if rc != 0 {
+            return None;
+        }
+        u64::try_from(ts.tv_sec)
+            .ok()?
+            .checked_mul(1_000_000_000)?
+            .checked_add(u64::try_from(ts.tv_nsec).ok()?)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
 /// CPU time (user + system) of this process in ms, from /proc (Linux only).
@@ -352,6 +390,26 @@ mod tests {
     use super::*;
     use crate::search::{params::SearchParams, root_threat_budgets};
     use crate::time::{SearchLimits, TimeSettings};
+
+    /// The thread CPU clock is up to date when read: over an interval of busy work that
+    /// lies inside a wall-clock interval it counts no more than that interval (the
+    /// schedstat total it replaced could count a tick more), and it advances.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn thread_cpu_time_of_busy_work_fits_inside_its_wall_time() {
+        for _ in 0..20 {
+            let wall = Instant::now();
+            let a = thread_cpu_ns().expect("thread CPU clock");
+            let mut x = 0u64;
+            while wall.elapsed() < std::time::Duration::from_millis(2) {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+            }
+            let z = thread_cpu_ns().expect("thread CPU clock");
+            let wall_ns = u64::try_from(wall.elapsed().as_nanos()).expect("short");
+            assert!(z > a, "the clock did not advance over busy work");
+            assert!(z - a <= wall_ns, "{} ns CPU in {wall_ns} ns wall", z - a);
+        }
+    }
 
     #[test]
     fn bench_threat_budgets_are_those_of_a_move_with_that_turn_time() {

@@ -158,17 +158,20 @@ fn line_window(line: Line, s: u32) -> u64 {
 /// the shift (0, 2, 4 or 6). The word at that offset shifted right by the rest holds the
 /// cells 10 positions back to at least 18 forward, the cell itself at bits 20..22, the
 /// same as [`line_window`] in those bits; the cell's bits are at the rest plus 20 in the
-/// word. Zero for off-board cells (never used).
+/// word. Also the line's first byte (`base`), so that a move needs no mask to find it.
+/// Zero for off-board cells (never used).
 #[derive(Clone, Copy)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 struct LineAt {
     off: [u16; 4],
+    base: [u16; 4],
     rest: [u8; 4],
 }
 
 static LINE_AT: [LineAt; NUM_CELLS] = {
     let mut t = [LineAt {
         off: [0; 4],
+        base: [0; 4],
         rest: [0; 4],
     }; NUM_CELLS];
     let mut i = 0;
@@ -177,7 +180,10 @@ static LINE_AT: [LineAt; NUM_CELLS] = {
         while d < 4 {
             let (l, s) = (LINE_OF[i][2 * d] as usize, LINE_OF[i][2 * d + 1] as usize);
             t[i].off[d] = (16 * l + s / 8) as u16;
+            t[i].base[d] = (16 * l) as u16;
             t[i].rest[d] = (s % 8) as u8;
+            // The word and the line lie inside the line words (see `LineWords::word`).
+            assert!(t[i].off[d] < 4096 && t[i].base[d] == t[i].off[d] & !15);
             d += 1;
         }
         i += 1;
@@ -222,6 +228,56 @@ impl LineWords {
         self.set_word(base + 8, line[1]);
     }
 
+    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn line_at_unmasked(&self, base: u16) -> Line {
+        let base = usize::from(base);
+        debug_assert!(base < 4096);
+        // SAFETY: every base in `LINE_AT` is below 4096 (asserted where it is built), so
+        // its 16 bytes lie inside the `LINE_BYTES` bytes.
+        unsafe { self.0.as_ptr().add(base).cast::<Line>().read_unaligned() }.map(u64::from_le)
+    }
+
+    /// [`LineWords::set_line_at`] of a `base` from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn set_line_at_unmasked(&mut self, base: u16, line: Line) {
+        let base = usize::from(base);
+        debug_assert!(base < 4096);
+        // SAFETY: as in `line_at_unmasked`.
+        unsafe {
+            self.0
+                .as_mut_ptr()
+                .add(base)
+                .cast::<Line>()
+                .write_unaligned(line.map(u64::to_le));
+        }
+    }
+
+    /// [`LineWords::word`] of an offset from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn word_unmasked(&self, o: u16) -> u64 {
+        let o = usize::from(o);
+        debug_assert!(o < 4096);
+        // SAFETY: every offset in `LINE_AT` is below 4096 (asserted where it is built),
+        // so the 8 bytes at it lie inside the `LINE_BYTES` = 4096 + 8 bytes.
+        unsafe { self.0.as_ptr().add(o).cast::<u64>().read_unaligned() }.to_le()
+    }
+
+    /// [`LineWords::set_word`] of an offset from [`LINE_AT`], without the mask.
+    #[inline(always)]
+    fn set_word_unmasked(&mut self, o: u16, v: u64) {
+        let o = usize::from(o);
+        debug_assert!(o < 4096);
+        // SAFETY: as in `word_unmasked`.
+        unsafe {
+            self.0
+                .as_mut_ptr()
+                .add(o)
+                .cast::<u64>()
+                .write_unaligned(v.to_le())
+        }
+    }
+
     /// The 8 bytes at offset `o` (below 4096) as a little-endian word.
     #[inline(always)]
     fn word(&self, o: usize) -> u64 {
@@ -255,6 +311,13 @@ fn line_half(line: &mut Line, s: u32) -> (&mut u64, u32) {
 #[inline(always)]
 const fn halves_at(w: u64, j: i32) -> (u64, u64) {
     (w >> (2 * (j + 5)), w >> (2 * (j + 11)))
+}
+
+/// The near key (see [`crate::pattern::NEAR_KEY_BITS`]) of the cell `j` positions from
+/// the window's centre (|j| <= 4), in the low bits (higher bits are garbage).
+#[inline(always)]
+const fn near_at(w: u64, j: i32) -> u64 {
+    w >> (2 * (j + 6))
 }
 
 /// The bit of [`Board::reach`] for the cell `k` steps (1 <= |k| <= 5) from a stone
@@ -630,13 +693,24 @@ impl Update<'_> {
         // One bit test per cell (no count to extract first).
         let reach = self.reach;
         let on_board = |k: i32| reach & 1 << reach_bit(D, k) != 0;
+        let tables = self.tables;
+        // The codes of the cell `k` positions from the window's centre: freestyle's from
+        // its near key (one look-up), the others' from its two half lines.
+        let codes = |k: i32| {
+            if FAR {
+                let (left, right) = halves_at(line, k);
+                tables.codes_of_halves(left, right)
+            } else {
+                tables.codes_near(near_at(line, k))
+            }
+        };
         macro_rules! at {
             ($($k:literal)*) => {$(
                 let (n, q) = (record(FAR, D, $k), REACH + off * $k);
                 let (fwd, back) = (on_board($k), on_board(-$k));
-                self.cell::<D>(n, q, halves_at(line, $k), fwd);
+                self.cell::<D>(n, q, fwd, || codes($k));
                 let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
-                self.cell::<D>(n, q, halves_at(line, -$k), back);
+                self.cell::<D>(n, q, back, || codes(-$k));
             )*};
         }
         at!(1 2 3 4);
@@ -645,11 +719,17 @@ impl Update<'_> {
         }
     }
 
-    /// Refresh the codes along `D` of window cell `q`, whose half lines along `D` are
-    /// `halves`, and its classes, saving its state as record `n`; if the cell is not
-    /// `on_board`, only save its state.
+    /// Refresh the codes along `D` of window cell `q` (to `codes()`, see
+    /// [`HotTables::codes`]) and its classes, saving its state as record `n`; if the cell
+    /// is not `on_board`, only save its state.
     #[inline(always)]
-    fn cell<const D: usize>(&mut self, n: usize, q: usize, halves: (u64, u64), on_board: bool) {
+    fn cell<const D: usize>(
+        &mut self,
+        n: usize,
+        q: usize,
+        on_board: bool,
+        codes: impl FnOnce() -> u32,
+    ) {
         let slot = &mut self.w[q];
         if !on_board {
             // Every off-board slot holds the same wall state (no move changes it), so
@@ -660,7 +740,7 @@ impl Update<'_> {
         }
         let old = slot.st;
         self.saved[n].st = old;
-        let codes = u64::from(self.tables.codes_of_halves(halves.0, halves.1));
+        let codes = u64::from(codes());
         // The cleared bits and the new codes do not overlap, so the sum is their union
         // (one `lea` that also applies the direction's shift).
         let st = (old & !(ST_DIR0 << DIR_SHIFT[D])) + (codes << DIR_SHIFT[D]);
@@ -1111,10 +1191,10 @@ impl Board {
             ($($d:literal)*) => {$(
                 // The whole line for unmake (one 16-byte copy, from which the next
                 // move's 8-byte read can forward), and the word around the stone.
-                let (o, rest) = (usize::from(at.off[$d]), u32::from(at.rest[$d]));
-                frame.lines[$d] = lines.line_at(o & !15);
-                let word = lines.word(o);
-                lines.set_word(o, word | (u64::from(V) << line_bit(0)) << rest);
+                let (o, rest) = (at.off[$d], u32::from(at.rest[$d]));
+                frame.lines[$d] = lines.line_at_unmasked(at.base[$d]);
+                let word = lines.word_unmasked(o);
+                lines.set_word_unmasked(o, word | (u64::from(V) << line_bit(0)) << rest);
                 up.dir::<$d, FAR>(word >> rest | u64::from(V) << line_bit(0));
             )*};
         }
@@ -1149,8 +1229,7 @@ impl Board {
         un.dir::<3, FAR>();
         let at = &LINE_AT[p.idx()];
         for d in 0..4 {
-            self.lines
-                .set_line_at(usize::from(at.off[d]) & !15, frame.lines[d]);
+            self.lines.set_line_at_unmasked(at.base[d], frame.lines[d]);
         }
     }
 

@@ -656,6 +656,27 @@ pub struct HotTables {
     /// Black's table, then white's: the class of each class field (stored as the enum,
     /// so that reading a class needs no range check).
     class: [Pattern4; 2 * FIELD_SIZE],
+    /// Freestyle only (zero, and never touched, under the other rules): the codes of a
+    /// [`NEAR_KEY_BITS`]-bit near key, as [`HotTables::codes`] gives them, in one look-up
+    /// (see [`HotTables::codes_near`]).
+    near: [u32; NEAR_KEYS],
+}
+
+/// Bits of a near key: the 9 cells from 4 before a cell to 4 after it along a line, 2
+/// bits each, the first at bits 0..2 and the cell itself at bits 8..10. Freestyle
+/// patterns ignore the cells 5 steps away, so that the key holds everything that decides
+/// a freestyle cell's codes, and a move reads it off the line with one shift and mask.
+pub const NEAR_KEY_BITS: u32 = 18;
+/// Entries of [`HotTables::codes_near`]'s table (1 MiB; only the quarter with an empty
+/// centre holds non-zero codes).
+const NEAR_KEYS: usize = 1 << NEAR_KEY_BITS;
+
+/// The line key (see [`key_shift`]) of the near key `near` (see [`NEAR_KEY_BITS`]), with
+/// the cells 5 steps away empty; the centre is dropped.
+#[must_use]
+pub const fn key_of_near(near: u32) -> u32 {
+    // Cells -4..-1 sit 2 bits higher in a line key, cells 1..4 at the same bits.
+    (near & 0xFF) << 2 | (near & 0x3FC00)
 }
 
 impl HotTables {
@@ -683,6 +704,15 @@ impl HotTables {
         // of a left and a right entry indexes `joint`. (Entries of 32 bits, so that the
         // sum needs no zero-extension.)
         unsafe { *self.joint.get_unchecked(i) }
+    }
+
+    /// Freestyle only: [`HotTables::codes`] of the line key around the centre cell of the
+    /// near key in the low [`NEAR_KEY_BITS`] bits of `near` (higher bits are ignored): zero
+    /// unless the centre is empty.
+    #[inline(always)]
+    #[must_use]
+    pub fn codes_near(&self, near: u64) -> u32 {
+        self.near[near as usize & (NEAR_KEYS - 1)]
     }
 
     /// The combined class of colour index `c` (0 black, 1 white) from its class field
@@ -780,6 +810,12 @@ impl RuleTables {
         // the tables are too large for a thread's stack in debug builds.)
         let mut hot: Box<HotTables> = unsafe { Box::new_zeroed().assume_init() };
         build_joint(rule, &halves, &pat, &mut hot);
+        if rule == Rule::Freestyle {
+            // Only the keys with an empty centre: the others stay zero.
+            for near in (0..NEAR_KEYS as u32).filter(|n| (n >> 8) & 3 == 0) {
+                hot.near[near as usize] = hot.codes(key_of_near(near));
+            }
+        }
         for (ci, color) in [Color::Black, Color::White].into_iter().enumerate() {
             for codes in 0..1usize << CODE_BITS {
                 let pats: [Pattern; 4] =
@@ -1143,6 +1179,37 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn freestyle_near_key_codes_equal_the_line_key_codes_for_every_key() {
+        let t = RuleTables::get(Rule::Freestyle);
+        let hot = t.hot();
+        for near in 0..NEAR_KEYS as u32 {
+            let centre = (near >> 8) & 3;
+            // The cells 5 steps away, whatever they hold, do not matter.
+            let far = (near.count_ones() % 4) | ((near % 4) << 18);
+            let want = if centre == 0 {
+                hot.codes(key_of_near(near) | far)
+            } else {
+                0
+            };
+            assert_eq!(
+                hot.codes_near(u64::from(near)),
+                want,
+                "near key {near:#07x}"
+            );
+            // Higher bits are ignored.
+            assert_eq!(
+                hot.codes_near(u64::from(near) | 0xFF << NEAR_KEY_BITS),
+                want
+            );
+        }
+        // The key of a near key puts every cell where `key_shift` says.
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let near = 3 << (2 * (k + 4));
+            assert_eq!(key_of_near(near as u32), 3 << key_shift(k), "cell {k}");
         }
     }
 
