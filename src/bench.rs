@@ -340,7 +340,9 @@ pub fn tables_bench() -> Vec<String> {
 /// wall-clock time of the same interval). The clock call updates the total first.
 #[must_use]
 pub fn thread_cpu_ns() -> Option<u64> {
-    #[cfg(target_os = "linux")]
+    // 64-bit only: the `Timespec` below has 64-bit fields, which 32-bit Linux's
+    // `struct timespec` does not have.
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
     {
         #[repr(C)]
         struct Timespec {
@@ -368,7 +370,7 @@ pub fn thread_cpu_ns() -> Option<u64> {
             .checked_mul(1_000_000_000)?
             .checked_add(u64::try_from(ts.tv_nsec).ok()?)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
     {
         None
     }
@@ -393,8 +395,10 @@ mod tests {
 
     /// The thread CPU clock is up to date when read: over an interval of busy work that
     /// lies inside a wall-clock interval it counts no more than that interval (the
-    /// schedstat total it replaced could count a tick more), and it advances.
-    #[cfg(target_os = "linux")]
+    /// schedstat total it replaced could count a tick more), and it advances. A 2 %
+    /// allowance covers any rate difference between the scheduler's clock and the
+    /// monotonic one; the schedstat error was a tick (1-4 ms) on 2 ms intervals.
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
     #[test]
     fn thread_cpu_time_of_busy_work_fits_inside_its_wall_time() {
         for _ in 0..20 {
@@ -407,7 +411,11 @@ mod tests {
             let z = thread_cpu_ns().expect("thread CPU clock");
             let wall_ns = u64::try_from(wall.elapsed().as_nanos()).expect("short");
             assert!(z > a, "the clock did not advance over busy work");
-            assert!(z - a <= wall_ns, "{} ns CPU in {wall_ns} ns wall", z - a);
+            assert!(
+                z - a <= wall_ns + wall_ns / 50,
+                "{} ns CPU in {wall_ns} ns wall",
+                z - a
+            );
         }
     }
 
