@@ -14,6 +14,7 @@
 //! are stored relative to the node (distance from the node, not from the root) and
 //! converted back on probe.
 
+use crate::mem::zeroed_words;
 use crate::types::{Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX};
 
 /// Entries per bucket (one 64-byte cache line).
@@ -205,49 +206,6 @@ pub struct Tt {
     warm_words: usize,
 }
 
-/// Bytes of a transparent huge page (x86-64 Linux).
-const HUGE_PAGE: usize = 2 << 20;
-
-/// A zeroed, lazily mapped allocation for a table of `n` words, and the index of the
-/// table's first word in it. A table of at least one huge page starts on a huge-page
-/// boundary, and on Linux the kernel is asked to back it with huge pages
-/// (`madvise(MADV_HUGEPAGE)`, a hint that needs no privilege and may be ignored): with
-/// 4 KiB pages nearly every probe of a large table also misses the TLB.
-fn table_words(n: usize) -> (Vec<u64>, usize) {
-    if n * 8 < HUGE_PAGE {
-        return (vec![0; n], 0);
-    }
-    let words = vec![0u64; n + HUGE_PAGE / 8];
-    let addr = words.as_ptr() as usize;
-    let off = (addr.next_multiple_of(HUGE_PAGE) - addr) / 8;
-    advise_huge_pages(addr + off * 8, (n * 8) / HUGE_PAGE * HUGE_PAGE);
-    (words, off)
-}
-
-/// `madvise(addr, len, MADV_HUGEPAGE)` where available; the result is ignored (without
-/// huge pages the table works the same, only slower).
-#[allow(unused_variables)]
-fn advise_huge_pages(addr: usize, len: usize) {
-    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-    // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel backs this range of
-    // our own allocation; it reads or writes no memory and cannot fail harmfully. The
-    // syscall clobbers rcx and r11 (declared) and returns in rax (discarded).
-    unsafe {
-        const SYS_MADVISE: usize = 28;
-        const MADV_HUGEPAGE: usize = 14;
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") SYS_MADVISE => _,
-            in("rdi") addr,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
-}
-
 /// `u64` words per 4 KiB page (one write per page faults it in).
 const PAGE_WORDS: usize = 4096 / 8;
 
@@ -256,7 +214,7 @@ impl Tt {
     #[must_use]
     pub fn new(bytes: usize) -> Tt {
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        let (words, off) = table_words(buckets * WORDS);
+        let (words, off) = zeroed_words(buckets * WORDS);
         Tt {
             two_bounds: false,
             words,
@@ -316,7 +274,7 @@ impl Tt {
             self.words.fill(0);
         } else {
             self.words = Vec::new();
-            (self.words, self.off) = table_words(self.buckets * WORDS);
+            (self.words, self.off) = zeroed_words(self.buckets * WORDS);
             self.warm_words = 0;
         }
         self.generation = 0;
@@ -463,6 +421,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mem::HUGE_PAGE;
     use crate::types::{mate_in, mated_in};
 
     #[test]

@@ -124,7 +124,10 @@ const SIM_MAX_NODES: u64 = 200_000;
 ///
 /// Why it exists: df-pn revisits nodes many times; the table keeps their proof and
 /// disproof numbers, proofs (with their length) and disproofs (with their ply budget).
+///
+/// 32 bytes, aligned to them so that a bucket of four is exactly two cache lines.
 #[derive(Clone, Copy, Default)]
+#[repr(align(32))]
 struct Entry {
     key: u64,
     pn: u32,
@@ -145,14 +148,26 @@ struct Entry {
     /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes). OR node: 1 once a simulation of an
     /// analog's proof was tried here.
     pass_lvl: u8,
+    /// The table's generation when stored: entries of other generations are empty.
+    gen: u8,
 }
 
 /// Bucketed table of [`Entry`]; replaces the entry with the least work.
 ///
 /// Why it exists: bounds the memory of the df-pn search to the bytes it was given.
+///
+/// [`Table::clear`] starts a new generation; an entry of another generation is treated
+/// as empty by probes and stores alike, so the table behaves exactly as one filled with
+/// empty entries, and only every 255th clear writes the table (32 MiB per solve-bench
+/// position before).
 struct Table {
     slots: Vec<Entry>,
+    /// Index of the first slot in `slots` (on a huge page, see
+    /// [`crate::mem::filled_table`]).
+    off: usize,
     mask: usize,
+    /// The current generation (never 0, the generation of a default entry).
+    gen: u8,
 }
 
 const BUCKET: usize = 4;
@@ -171,40 +186,54 @@ fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize {
 impl Table {
     fn new(bytes: usize) -> Table {
         let n = power_of_two_slots(bytes, std::mem::size_of::<Entry>(), 1024);
+        let (slots, off) = crate::mem::filled_table(n, Entry::default());
         Table {
-            slots: vec![Entry::default(); n],
+            slots,
+            off,
             mask: (n - 1) & !(BUCKET - 1),
+            gen: 1,
         }
     }
 
     fn clear(&mut self) {
-        self.slots.fill(Entry::default());
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.slots.fill(Entry::default());
+            self.gen = 1;
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        self.off + (key as usize & self.mask)
     }
 
     /// Prefetch the bucket of `key` (both cache lines of its 128 bytes).
     #[inline]
     fn prefetch(&self, key: u64) {
-        let b = key as usize & self.mask;
+        let b = self.bucket(key);
         super::tt::prefetch(&self.slots[b]);
         super::tt::prefetch(&self.slots[b + BUCKET - 1]);
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let b = key as usize & self.mask;
+        let b = self.bucket(key);
         self.slots[b..b + BUCKET]
             .iter()
-            .find(|e| e.key == key)
+            .find(|e| e.key == key && e.gen == self.gen)
             .copied()
     }
 
     #[inline]
-    fn store(&mut self, e: Entry) {
-        let b = e.key as usize & self.mask;
+    fn store(&mut self, mut e: Entry) {
+        let b = self.bucket(e.key);
+        let gen = self.gen;
+        e.gen = gen;
         let bucket = &mut self.slots[b..b + BUCKET];
         let mut victim = 0;
         for (i, s) in bucket.iter().enumerate() {
-            if s.key == e.key || s.key == 0 {
+            if s.gen != gen || s.key == e.key || s.key == 0 {
                 victim = i;
                 break;
             }
@@ -248,34 +277,49 @@ impl Default for AndSlot {
 /// used only when the VCF table still holds the same pass-test win and every candidate
 /// still has a table entry, that is exactly when the regenerated expansion would give
 /// the same children (checked by a test through [`VERIFY_AND_CACHE`]).
+///
+/// Slots hold the key XOR `salt`; a clear draws a new salt (as [`super::tt::Tt`] does):
+/// the cache is always-replace, so an old slot acts as an empty one.
 struct AndCache {
     slots: Vec<AndSlot>,
+    /// Index of the first slot in `slots`.
+    off: usize,
     mask: usize,
+    salt: u64,
+    clears: u64,
 }
 
 impl AndCache {
     fn new(bytes: usize) -> AndCache {
         let n = power_of_two_slots(bytes, std::mem::size_of::<AndSlot>(), 256);
+        let (slots, off) = crate::mem::filled_table(n, AndSlot::default());
         AndCache {
-            slots: vec![AndSlot::default(); n],
+            slots,
+            off,
             mask: n - 1,
+            salt: 0,
+            clears: 0,
         }
     }
 
     fn clear(&mut self) {
-        self.slots.fill(AndSlot::default());
+        self.clears += 1;
+        self.salt = super::tt::salt_of(self.clears);
     }
 
+    /// The slot of `key`; its `key` field is salted.
     #[inline]
     fn probe(&self, key: u64) -> Option<&AndSlot> {
-        let s = &self.slots[key as usize & self.mask];
-        (s.key == key && key != 0).then_some(s)
+        let s = &self.slots[self.off + (key as usize & self.mask)];
+        (s.key == key ^ self.salt && key != 0).then_some(s)
     }
 
     #[inline]
     fn store(&mut self, key: u64, pass_plies: i16, cands: &[u16]) {
-        let s = &mut self.slots[key as usize & self.mask];
-        s.key = key;
+        let i = self.off + (key as usize & self.mask);
+        let salt = self.salt;
+        let s = &mut self.slots[i];
+        s.key = key ^ salt;
         s.pass_plies = pass_plies;
         s.n = cands.len() as u16;
         s.cands[..cands.len()].copy_from_slice(cands);
@@ -592,6 +636,8 @@ impl Dfpn {
             plies: v.plies,
             rem: rem as i16,
             best,
+            // Set by the table.
+            gen: 0,
         });
     }
 
@@ -1697,7 +1743,7 @@ fn four_class(x: Pattern4) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fours_or_fives, power_of_two_slots, Dfpn};
+    use super::{fours_or_fives, power_of_two_slots, AndCache, Dfpn, Entry, Table};
     use crate::board::Board;
     use crate::pattern::Pattern4;
     use crate::types::{Color, Pos, Rule};
@@ -1774,5 +1820,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// After a clear, entries of the old generation are not found and count as empty
+    /// slots: a full bucket of old entries with much work takes four new entries of no
+    /// work, and stays so across the 255-clear wrap of the generation.
+    #[test]
+    fn a_cleared_dfpn_table_treats_old_entries_as_empty() {
+        let mut t = Table::new(3 << 20);
+        let entry = |key: u64, work: u32| Entry {
+            key,
+            pn: 1,
+            dn: 2,
+            work,
+            ..Entry::default()
+        };
+        // Four keys of one bucket (equal below the mask), none 0.
+        let keys: Vec<u64> = (1..=4u64).map(|i| (i << 40) | 8).collect();
+        for round in 0..600u32 {
+            for &k in &keys {
+                t.store(entry(k, 1_000_000));
+            }
+            assert!(keys.iter().all(|&k| t.probe(k).is_some()));
+            t.clear();
+            assert!(keys.iter().all(|&k| t.probe(k).is_none()), "round {round}");
+            let fresh: Vec<u64> = keys.iter().map(|k| k ^ (1 << 50)).collect();
+            for &k in &fresh {
+                t.store(entry(k, 0));
+            }
+            assert!(fresh.iter().all(|&k| t.probe(k).is_some()), "round {round}");
+            t.clear();
+        }
+        let mut c = AndCache::new(1 << 16);
+        c.store(77, 3, &[5, 6]);
+        assert_eq!(c.probe(77).map(|s| (s.pass_plies, s.n)), Some((3, 2)));
+        c.clear();
+        assert!(c.probe(77).is_none());
+        c.store(77, 4, &[5]);
+        assert_eq!(c.probe(77).map(|s| (s.pass_plies, s.n)), Some((4, 1)));
     }
 }

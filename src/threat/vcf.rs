@@ -319,6 +319,11 @@ impl VcfSolver {
                 self.line_rev.clear();
                 Node::Win(3)
             }
+            // Without a four square left (the forbid class counted as one) after the
+            // four, the block leaves the attacker no four either (a defender stone
+            // takes squares away, it makes no attacker four), so the child would fail
+            // at once: skip its placement, node and table entry.
+            Reply::Forced(_) if depth <= 1 || four_count(board, a) == 0 => Node::Fail,
             Reply::Forced(f) => {
                 self.key ^= HASH.stone(d, f);
                 // The child's table probe misses the cache: start it before the move.
