@@ -25,26 +25,53 @@ pub(crate) fn zeroed_words(n: usize) -> (Vec<u64>, usize) {
     (words, off)
 }
 
-/// `n` copies of `fill` from index `off` on in the returned vector, the pair `(vector,
-/// off)`. A table of at least one huge page starts at the first element boundary at or
-/// after a huge-page boundary (exactly on it when the element size divides the
-/// allocation's alignment, e.g. 16 bytes, or a type aligned to its own size), and that
-/// range is advised as huge pages before the fill writes (faults in) every element.
-pub(crate) fn filled_table<T: Clone>(n: usize, fill: T) -> (Vec<T>, usize) {
+/// Types whose all-zero bit pattern is a valid value, equal to their `Default`.
+///
+/// # Safety
+/// Implement it only for types made of plain integers (and arrays of them), whose
+/// `Default` is all zeros: [`zeroed_table`] creates values of them from zeroed memory.
+pub(crate) unsafe trait Zeroable: Copy + Default {}
+
+/// A table of `n` default (all-zero) elements, lazily mapped, and the index of its first
+/// element in the returned vector. A table of at least one huge page starts at the first
+/// element boundary at or after a huge-page boundary (exactly on it for an element size
+/// that divides it, e.g. 16 or 32 bytes), and that range is advised as huge pages.
+///
+/// Zeroed memory from the allocator (fresh pages from the kernel for a large block) is
+/// not written here, so the pages are faulted in on first use, not all at once: the
+/// tables allocated for the default memory budget at `START`, before a smaller `INFO
+/// max_memory` replaces them, do not raise the peak resident memory.
+pub(crate) fn zeroed_table<T: Zeroable>(n: usize) -> (Vec<T>, usize) {
     let size = std::mem::size_of::<T>().max(1);
-    if n.saturating_mul(size) < HUGE_PAGE {
-        return (vec![fill; n], 0);
+    let huge = n.saturating_mul(size) >= HUGE_PAGE;
+    let total = if huge {
+        n + HUGE_PAGE.div_ceil(size)
+    } else {
+        n
+    };
+    if total == 0 || std::mem::size_of::<T>() == 0 {
+        return (vec![T::default(); n], 0);
     }
-    let pad = HUGE_PAGE.div_ceil(size);
-    // Reserved, not yet touched: the advice comes before the first write.
-    let mut v: Vec<T> = Vec::with_capacity(n + pad);
+    let layout = std::alloc::Layout::array::<T>(total).expect("table size overflows");
+    // SAFETY: `layout` has a non-zero size (checked above). The block comes from the
+    // global allocator with exactly the layout a `Vec<T>` of capacity `total` frees it
+    // with, and zeroed memory holds `total` valid values of `T` by `Zeroable`'s contract.
+    let v = unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout);
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr.cast::<T>(), total, total)
+    };
+    if !huge {
+        return (v, 0);
+    }
     let addr = v.as_ptr() as usize;
     let off = (addr.next_multiple_of(HUGE_PAGE) - addr).div_ceil(size);
     let start = addr + off * size;
     let aligned = start.next_multiple_of(HUGE_PAGE);
     let len = (start + n * size).saturating_sub(aligned) / HUGE_PAGE * HUGE_PAGE;
     advise_huge_pages(aligned, len);
-    v.resize(n + pad, fill);
     (v, off)
 }
 
@@ -79,30 +106,46 @@ fn advise_huge_pages(addr: usize, len: usize) {
 mod tests {
     use super::*;
 
-    /// A filled table of several huge pages starts on a huge-page boundary (16-byte and
-    /// 32-byte-aligned elements exactly on it), holds `n` copies of the fill from `off`
-    /// on, and a small one is a plain vector.
+    #[derive(Clone, Copy, Default, PartialEq, Debug)]
+    struct Pair(u64, u64);
+    // SAFETY: two integers; the default is zero.
+    unsafe impl Zeroable for Pair {}
+
+    #[derive(Clone, Copy, Default, PartialEq, Debug)]
+    #[repr(align(32))]
+    struct Wide([u8; 32]);
+    // SAFETY: bytes; the default is zero.
+    unsafe impl Zeroable for Wide {}
+
+    #[derive(Clone, Copy, Default, PartialEq, Debug)]
+    struct Odd([u8; 24]);
+    // SAFETY: bytes; the default is zero.
+    unsafe impl Zeroable for Odd {}
+
+    /// A zeroed table of several huge pages starts on a huge-page boundary (16-byte and
+    /// 32-byte-aligned elements exactly on it), holds `n` defaults from `off` on, and
+    /// a small one is a plain vector of `n` defaults.
     #[test]
-    fn a_filled_huge_table_starts_on_a_huge_page_and_holds_n_fills() {
+    fn a_zeroed_huge_table_starts_on_a_huge_page_and_holds_n_defaults() {
         let n = 3 * HUGE_PAGE / 16 + 5;
-        let (v, off) = filled_table(n, (7u64, 9u64));
+        let (v, off) = zeroed_table::<Pair>(n);
         assert_eq!((v.as_ptr() as usize + off * 16) % HUGE_PAGE, 0);
         assert!(v.len() >= off + n);
-        assert!(v[off..off + n].iter().all(|&x| x == (7, 9)));
-        #[derive(Clone, Copy, PartialEq, Debug)]
-        #[repr(align(32))]
-        struct Wide([u8; 32]);
-        let (w, off) = filled_table(HUGE_PAGE / 16, Wide([3; 32]));
+        assert!(v[off..off + n].iter().all(|&x| x == Pair::default()));
+        let (w, off) = zeroed_table::<Wide>(HUGE_PAGE / 16);
         assert_eq!((w.as_ptr() as usize + off * 32) % HUGE_PAGE, 0);
         assert!(w[off..off + HUGE_PAGE / 16]
             .iter()
-            .all(|&x| x == Wide([3; 32])));
+            .all(|&x| x == Wide::default()));
         // An odd element size still starts at or after the boundary, within the vector.
-        let (o, off) = filled_table(HUGE_PAGE / 24 * 2, [1u8; 24]);
+        let (o, off) = zeroed_table::<Odd>(HUGE_PAGE / 24 * 2);
         let start = o.as_ptr() as usize + off * 24;
         assert!(start % HUGE_PAGE < 24 && off + HUGE_PAGE / 24 * 2 <= o.len());
-        let (s, off) = filled_table(100, 5u32);
+        let (s, off) = zeroed_table::<Pair>(100);
         assert_eq!((s.len(), off), (100, 0));
+        assert!(s.iter().all(|&x| x == Pair::default()));
+        let (e, off) = zeroed_table::<Pair>(0);
+        assert_eq!((e.len(), off), (0, 0));
     }
 
     #[test]

@@ -163,12 +163,15 @@ struct Entry {
 struct Table {
     slots: Vec<Entry>,
     /// Index of the first slot in `slots` (on a huge page, see
-    /// [`crate::mem::filled_table`]).
+    /// [`crate::mem::zeroed_table`]).
     off: usize,
     mask: usize,
     /// The current generation (never 0, the generation of a default entry).
     gen: u8,
 }
+
+// SAFETY: integers only; the derived default is all zeros.
+unsafe impl crate::mem::Zeroable for Entry {}
 
 const BUCKET: usize = 4;
 
@@ -186,7 +189,7 @@ fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize {
 impl Table {
     fn new(bytes: usize) -> Table {
         let n = power_of_two_slots(bytes, std::mem::size_of::<Entry>(), 1024);
-        let (slots, off) = crate::mem::filled_table(n, Entry::default());
+        let (slots, off) = crate::mem::zeroed_table::<Entry>(n);
         Table {
             slots,
             off,
@@ -258,6 +261,9 @@ struct AndSlot {
     cands: [u16; AND_CACHE_MAX],
 }
 
+// SAFETY: integers and an integer array; the default below is all zeros.
+unsafe impl crate::mem::Zeroable for AndSlot {}
+
 impl Default for AndSlot {
     fn default() -> AndSlot {
         AndSlot {
@@ -292,7 +298,7 @@ struct AndCache {
 impl AndCache {
     fn new(bytes: usize) -> AndCache {
         let n = power_of_two_slots(bytes, std::mem::size_of::<AndSlot>(), 256);
-        let (slots, off) = crate::mem::filled_table(n, AndSlot::default());
+        let (slots, off) = crate::mem::zeroed_table::<AndSlot>(n);
         AndCache {
             slots,
             off,
@@ -1743,12 +1749,38 @@ fn four_class(x: Pattern4) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fours_or_fives, power_of_two_slots, AndCache, Dfpn, Entry, Table};
+    use super::{fours_or_fives, power_of_two_slots, AndCache, AndSlot, Dfpn, Entry, Table};
     use crate::board::Board;
     use crate::pattern::Pattern4;
     use crate::types::{Color, Pos, Rule};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// `Zeroable`'s contract for the tables' slots: a zeroed slot is the default one
+    /// (the tables are created from zeroed memory and treat the default as empty).
+    #[test]
+    fn zeroed_table_slots_equal_the_default_slots() {
+        let (v, off) = crate::mem::zeroed_table::<Entry>(8);
+        let (z, d) = (v[off], Entry::default());
+        let fields = |e: Entry| {
+            (
+                e.key, e.pn, e.dn, e.work, e.plies, e.rem, e.best, e.vcf_rem, e.pass_lvl, e.gen,
+            )
+        };
+        assert_eq!(fields(z), fields(d));
+        let (v, off) = crate::mem::zeroed_table::<AndSlot>(8);
+        let (z, d) = (v[off], AndSlot::default());
+        assert_eq!(
+            (z.key, z.pass_plies, z.n, z.cands),
+            (d.key, d.pass_plies, d.n, d.cands)
+        );
+        let (v, off) = crate::mem::zeroed_table::<crate::threat::tt::TtEntry>(8);
+        let (z, d) = (v[off], crate::threat::tt::TtEntry::default());
+        assert_eq!(
+            (z.key, z.plies, z.depth, z.best, z.total),
+            (d.key, d.plies, d.depth, d.best, d.total)
+        );
+    }
 
     #[test]
     fn defender_fours_after_a_threat_equal_a_recount_on_the_board() {

@@ -33,7 +33,7 @@ impl TtEntry {
 }
 
 /// A fixed-size, always-replace-unless-deeper table, allocated once (on huge pages, see
-/// [`crate::mem::filled_table`]).
+/// [`crate::mem::zeroed_table`]).
 ///
 /// Slots hold the key XOR the table's current `salt`; [`Tt::clear`] only draws a new
 /// salt, after which every old slot holds a key no probe asks for. Since a store replaces
@@ -51,6 +51,9 @@ pub struct Tt {
     clears: u64,
 }
 
+// SAFETY: integers only; the derived default is all zeros.
+unsafe impl crate::mem::Zeroable for TtEntry {}
+
 impl Tt {
     /// A table using about `bytes` bytes (at least 1024 entries, a power of two).
     #[must_use]
@@ -61,7 +64,7 @@ impl Tt {
         } else {
             want.next_power_of_two() / 2
         };
-        let (slots, off) = crate::mem::filled_table(n, TtEntry::default());
+        let (slots, off) = crate::mem::zeroed_table::<TtEntry>(n);
         Tt {
             slots,
             off,
