@@ -92,6 +92,10 @@ const DEPTH_PN: u32 = 2;
 const COUNTER_FOUR_PN: u32 = UNIT / 2;
 /// Node budget of each inner VCF question at a node.
 const INNER_VCF_NODES: u64 = 20_000;
+/// First-visit budget of the OR node's VCF question, times four per revisit.
+const OR_VCF_NODES: u64 = 200;
+/// Revisits with a smaller budget before the full one.
+const OR_VCF_LEVELS: u8 = 4;
 /// Node budget of the look for a defender VCF at each AND node expanded afresh (before
 /// the pass test): such a VCF refutes the attacker's move at once, where the search
 /// otherwise found it through one AND node (pass test, candidate defences) per defender
@@ -145,8 +149,9 @@ struct Entry {
     /// so that revisits skip the question.
     vcf_rem: i16,
     /// AND node whose pass test ran out of budget: how often (the next test gets
-    /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes). OR node: 1 once a simulation of an
-    /// analog's proof was tried here.
+    /// `PASS_VCF_NODES << (2 * pass_lvl)` nodes). OR node: bit 0 set once a simulation
+    /// of an analog's proof was tried here; the bits above, how often its VCF question
+    /// ran out of a reduced budget (see `OR_VCF_NODES`).
     pass_lvl: u8,
     /// The table's generation when stored: entries of other generations are empty.
     gen: u8,
@@ -905,12 +910,14 @@ impl Dfpn {
         }
         let mut vcf_known = false;
         let mut sim_tried = 0u8;
+        let mut vcf_lvl = 0u8;
         if let Some((v, e)) = self.lookup(rem) {
             if v.pn == 0 || v.dn == 0 {
                 return Expanded::Known(v);
             }
             vcf_known = i32::from(e.vcf_rem) >= rem;
-            sim_tried = e.pass_lvl;
+            sim_tried = e.pass_lvl & 1;
+            vcf_lvl = e.pass_lvl >> 1;
         }
         // A win needs at least a four, its block and the five.
         if rem < 3 {
@@ -930,11 +937,25 @@ impl Dfpn {
                 lvl: 0,
             };
         }
+        let mut vcf_asked = true;
         if !vcf_known {
-            if let ThreatResult::Win { plies, .. } =
-                self.vcf(board, a, rem, INNER_VCF_NODES, stop, vcf)
-            {
-                return Expanded::Done(Self::proven(plies), BEST_VCF);
+            // A small budget on the first visit, four times more on each revisit (the
+            // question almost never wins); the full one where only a VCF can win.
+            let full = rem < 5 || vcf_lvl >= OR_VCF_LEVELS;
+            let budget = if full {
+                INNER_VCF_NODES
+            } else {
+                (OR_VCF_NODES << (2 * u32::from(vcf_lvl))).min(INNER_VCF_NODES)
+            };
+            match self.vcf(board, a, rem, budget, stop, vcf) {
+                ThreatResult::Win { plies, .. } => {
+                    return Expanded::Done(Self::proven(plies), BEST_VCF);
+                }
+                ThreatResult::Unknown if !full => {
+                    vcf_asked = false;
+                    vcf_lvl += 1;
+                }
+                _ => {}
             }
         }
         // A three, its defence, a four, its block and the five: five plies at least.
@@ -1026,8 +1047,8 @@ impl Dfpn {
         Expanded::Children {
             worst: 0,
             worst_pos: 0,
-            vcf_rem: rem as i16,
-            lvl: sim_tried,
+            vcf_rem: if vcf_asked { rem as i16 } else { 0 },
+            lvl: sim_tried | (vcf_lvl << 1),
         }
     }
 
