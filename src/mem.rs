@@ -4,26 +4,11 @@
 //! with 4 KiB pages nearly every probe also misses the TLB. Linux backs a range with
 //! 2 MiB pages when asked (`madvise(MADV_HUGEPAGE)`, which the machine's default THP mode
 //! `madvise` requires), if the range is aligned and the pages are not yet faulted in.
-//! Both helpers here allocate a little more than asked, give back the index of the first
-//! element on a huge-page boundary and advise the aligned part before it is touched.
+//! [`zeroed_table`] allocates a little more than asked, gives back the index of the first
+//! element on a huge-page boundary and advises the aligned part before it is touched.
 
 /// Bytes of a transparent huge page (x86-64 Linux).
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
-
-/// A zeroed, lazily mapped allocation for a table of `n` words, and the index of the
-/// table's first word in it. A table of at least one huge page starts on a huge-page
-/// boundary and is advised as huge pages; its pages are faulted in on first write (the
-/// search's table faults them in while the engine waits, see [`crate::tt::Tt::prefault`]).
-pub(crate) fn zeroed_words(n: usize) -> (Vec<u64>, usize) {
-    if n * 8 < HUGE_PAGE {
-        return (vec![0; n], 0);
-    }
-    let words = vec![0u64; n + HUGE_PAGE / 8];
-    let addr = words.as_ptr() as usize;
-    let off = (addr.next_multiple_of(HUGE_PAGE) - addr) / 8;
-    advise_huge_pages(addr + off * 8, (n * 8) / HUGE_PAGE * HUGE_PAGE);
-    (words, off)
-}
 
 /// Types whose all-zero bit pattern is a valid value, equal to their `Default`.
 ///
@@ -31,6 +16,9 @@ pub(crate) fn zeroed_words(n: usize) -> (Vec<u64>, usize) {
 /// Implement it only for types made of plain integers (and arrays of them), whose
 /// `Default` is all zeros: [`zeroed_table`] creates values of them from zeroed memory.
 pub(crate) unsafe trait Zeroable: Copy + Default {}
+
+// SAFETY: an integer; its default is 0.
+unsafe impl Zeroable for u64 {}
 
 /// A table of `n` default (all-zero) elements, lazily mapped, and the index of its first
 /// element in the returned vector. A table of at least one huge page starts at the first
@@ -40,7 +28,8 @@ pub(crate) unsafe trait Zeroable: Copy + Default {}
 /// Zeroed memory from the allocator (fresh pages from the kernel for a large block) is
 /// not written here, so the pages are faulted in on first use, not all at once: the
 /// tables allocated for the default memory budget at `START`, before a smaller `INFO
-/// max_memory` replaces them, do not raise the peak resident memory.
+/// max_memory` replaces them, do not raise the peak resident memory (the search's table
+/// faults its pages in while the engine waits, see [`crate::tt::Tt::prefault`]).
 pub(crate) fn zeroed_table<T: Zeroable>(n: usize) -> (Vec<T>, usize) {
     let size = std::mem::size_of::<T>().max(1);
     let huge = n.saturating_mul(size) >= HUGE_PAGE;
@@ -151,7 +140,7 @@ mod tests {
     #[test]
     fn zeroed_words_start_on_a_huge_page_and_are_zero() {
         let n = 2 * HUGE_PAGE / 8 + 3;
-        let (v, off) = zeroed_words(n);
+        let (v, off) = zeroed_table::<u64>(n);
         assert_eq!((v.as_ptr() as usize + off * 8) % HUGE_PAGE, 0);
         assert!(v.len() >= off + n && v[off..off + n].iter().all(|&w| w == 0));
     }

@@ -14,7 +14,7 @@
 //! are stored relative to the node (distance from the node, not from the root) and
 //! converted back on probe.
 
-use crate::mem::zeroed_words;
+use crate::mem::zeroed_table;
 use crate::types::{Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX};
 
 /// Entries per bucket (one 64-byte cache line).
@@ -214,7 +214,7 @@ impl Tt {
     #[must_use]
     pub fn new(bytes: usize) -> Tt {
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        let (words, off) = zeroed_words(buckets * WORDS);
+        let (words, off) = zeroed_table::<u64>(buckets * WORDS);
         Tt {
             two_bounds: false,
             words,
@@ -274,7 +274,7 @@ impl Tt {
             self.words.fill(0);
         } else {
             self.words = Vec::new();
-            (self.words, self.off) = zeroed_words(self.buckets * WORDS);
+            (self.words, self.off) = zeroed_table::<u64>(self.buckets * WORDS);
             self.warm_words = 0;
         }
         self.generation = 0;
