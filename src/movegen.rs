@@ -381,6 +381,16 @@ impl ForbidLog {
     }
 }
 
+/// The side to move and its opponent of a scan specialised for `BLACK` to move.
+#[inline(always)]
+const fn sides<const BLACK: bool>() -> (Color, Color) {
+    if BLACK {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    }
+}
+
 /// The scans of [`generate`] once no five needs blocking (see the module docs), for the
 /// side to move black (`BLACK`) or white, and renju black (`FORBID`: its `Forbid` cells
 /// are logged for the exact check) or not, so that the colour's class fields are
@@ -396,11 +406,7 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
     defend: bool,
     forbid: &mut ForbidLog,
 ) -> usize {
-    let (me, opp) = if BLACK {
-        (Color::Black, Color::White)
-    } else {
-        (Color::White, Color::Black)
-    };
+    let (me, opp) = sides::<BLACK>();
     if !bbox.any {
         return 0;
     }
@@ -489,11 +495,7 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     min_fill: usize,
     forbid: &mut ForbidLog,
 ) -> usize {
-    let (me, opp) = if BLACK {
-        (Color::Black, Color::White)
-    } else {
-        (Color::White, Color::Black)
-    };
+    let (me, opp) = sides::<BLACK>();
     let (own, opp_w, history) = (info.own, info.opp, info.history);
     let candidate = |p: Pos| board.is_near(p) && board.is_empty(p);
     let base_of = |p: Pos| {

@@ -578,12 +578,8 @@ impl Dfpn {
         if r.is_win() && VERIFY_DEFENDER_VCF.load(Ordering::Relaxed) {
             // A line completed from a table that lost an entry may not replay: then a
             // fresh solver must find one that does.
-            let ok = replay(board, d, vcf.principal_line()).is_some() || {
-                let mut fresh = VcfSolver::new(1 << 20);
-                let never = AtomicBool::new(false);
-                fresh.solve(board, d, 199, 2_000_000, &never).is_win()
-                    && replay(board, d, fresh.principal_line()).is_some()
-            };
+            let ok = replay(board, d, vcf.principal_line()).is_some()
+                || fresh_vcf_line(board, d).is_some_and(|l| replay(board, d, &l).is_some());
             assert!(ok, "defender VCF does not hold\n{board}");
             DEFENDER_VCFS_VERIFIED.fetch_add(1, Ordering::Relaxed);
         }
@@ -1313,10 +1309,10 @@ impl Dfpn {
                             // Another VCF line that an earlier candidate's quick look
                             // found still works: no look needed.
                             if VERIFY_ALT_LINES.load(Ordering::Relaxed) {
-                                let mut fresh = VcfSolver::new(1 << 20);
-                                let never = AtomicBool::new(false);
-                                let r = fresh.solve(board, a, 199, 2_000_000, &never);
-                                assert!(r.is_win(), "alternative line: no VCF\n{board}");
+                                assert!(
+                                    fresh_vcf_line(board, a).is_some(),
+                                    "alternative line: no VCF\n{board}"
+                                );
                                 ALT_LINES_VERIFIED.fetch_add(1, Ordering::Relaxed);
                             }
                             Some(pl)
@@ -1759,6 +1755,15 @@ enum Expanded {
 #[inline]
 fn fours_or_fives(board: &Board, c: Color) -> u32 {
     class_count(board, c, Pattern4::Block4, Pattern4::Five)
+}
+
+/// Test checks only: the line of a VCF for `c` that a fresh solver (its own table, a
+/// large budget, no stop) finds on `board`, if it finds one.
+fn fresh_vcf_line(board: &mut Board, c: Color) -> Option<Vec<Pos>> {
+    let mut fresh = VcfSolver::new(1 << 20);
+    let never = AtomicBool::new(false);
+    let win = fresh.solve(board, c, 199, 2_000_000, &never).is_win();
+    win.then(|| fresh.principal_line().to_vec())
 }
 
 /// A class that makes a four or five, or renju black's forbid class (a square an
