@@ -10,6 +10,17 @@
 /// Bytes of a transparent huge page (x86-64 Linux).
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
+/// The largest power of two of `slot`-byte slots that fits in `bytes`, at least `min`
+/// (`min` a power of two).
+pub(crate) fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize {
+    let want = (bytes / slot.max(1)).max(min);
+    if want.is_power_of_two() {
+        want
+    } else {
+        want.next_power_of_two() / 2
+    }
+}
+
 /// Types whose all-zero bit pattern is a valid value, equal to their `Default`.
 ///
 /// # Safety
@@ -138,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn zeroed_words_start_on_a_huge_page_and_are_zero() {
+    fn a_zeroed_u64_table_starts_on_a_huge_page_and_is_zero() {
         let n = 2 * HUGE_PAGE / 8 + 3;
         let (v, off) = zeroed_table::<u64>(n);
         assert_eq!((v.as_ptr() as usize + off * 8) % HUGE_PAGE, 0);

@@ -33,6 +33,7 @@ use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, Reply
 use super::{class_count, scan_counted};
 use super::{SolveStats, ThreatResult, HASH};
 use crate::board::Board;
+use crate::mem::power_of_two_slots;
 use crate::pattern::Pattern4;
 use crate::types::{Cell, Color, Dir, Pos, Rule, NUM_CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -179,17 +180,6 @@ struct Table {
 unsafe impl crate::mem::Zeroable for Entry {}
 
 const BUCKET: usize = 4;
-
-/// The largest power of two of `slot`-byte slots that fits in `bytes`, at least `min`
-/// (`min` a power of two).
-fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize {
-    let want = (bytes / slot.max(1)).max(min);
-    if want.is_power_of_two() {
-        want
-    } else {
-        want.next_power_of_two() / 2
-    }
-}
 
 impl Table {
     fn new(bytes: usize) -> Table {
@@ -1775,8 +1765,9 @@ fn four_class(x: Pattern4) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fours_or_fives, power_of_two_slots, AndCache, AndSlot, Dfpn, Entry, Table};
+    use super::{fours_or_fives, AndCache, AndSlot, Dfpn, Entry, Table};
     use crate::board::Board;
+    use crate::mem::power_of_two_slots;
     use crate::pattern::Pattern4;
     use crate::types::{Color, Pos, Rule};
     use rand::rngs::StdRng;

@@ -58,12 +58,7 @@ impl Tt {
     /// A table using about `bytes` bytes (at least 1024 entries, a power of two).
     #[must_use]
     pub fn new(bytes: usize) -> Tt {
-        let want = (bytes / std::mem::size_of::<TtEntry>()).max(1024);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = crate::mem::power_of_two_slots(bytes, std::mem::size_of::<TtEntry>(), 1024);
         let (slots, off) = crate::mem::zeroed_table::<TtEntry>(n);
         Tt {
             slots,
