@@ -57,6 +57,8 @@ pub struct Options {
     /// Node limit per VCT position (`--vct-nodes`; a deterministic budget for comparing
     /// searches on a noisy machine), unlimited by default.
     pub vct_nodes: u64,
+    /// Table budget of the VCT solver in MiB (`--hash-mb`).
+    pub hash_mb: usize,
 }
 
 impl Default for Options {
@@ -72,12 +74,19 @@ impl Default for Options {
             only: None,
             vct_algo: VctAlgo::Dfpn,
             vct_nodes: u64::MAX,
+            hash_mb: DEFAULT_VCT_MB,
         }
     }
 }
 
+/// Default table budget of the VCT solver in `solve` and `solve-bench`, MiB. Its df-pn
+/// table gets half (4 M entries), the inner VCF table a quarter; with the VCF solver's
+/// own 64 MiB the peak stays under Gomocup's 350 MB. At 3 M nodes the 64 MiB used before
+/// overflowed (about 1.4 M stores into 1 M entries) and lost proofs to re-search.
+pub const DEFAULT_VCT_MB: usize = 256;
+
 /// Parse `--size N --rule R --mode vcf|vct --time-ms T --vct-time-ms T --max-plies P
-/// --data DIR --only S --vct-algo both|dfpn|dfs --vct-nodes N`.
+/// --data DIR --only S --vct-algo both|dfpn|dfs --vct-nodes N --hash-mb M`.
 ///
 /// # Errors
 /// Unknown option or bad value.
@@ -110,6 +119,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--data" => o.data = val,
             "--only" => o.only = Some(val),
             "--vct-nodes" => o.vct_nodes = num(&val)?,
+            "--hash-mb" => o.hash_mb = (num(&val)? as usize).clamp(1, 1 << 16),
             "--vct-algo" => {
                 o.vct_algo = match val.as_str() {
                     "both" => VctAlgo::Both,
@@ -241,12 +251,18 @@ impl Default for Runner {
 }
 
 impl Runner {
-    /// Solvers with 64 MB tables each.
+    /// A VCF solver with a 64 MiB table and a VCT solver with [`DEFAULT_VCT_MB`].
     #[must_use]
     pub fn new() -> Runner {
+        Runner::with_vct_mb(DEFAULT_VCT_MB)
+    }
+
+    /// A VCF solver with a 64 MiB table and a VCT solver with `vct_mb` MiB.
+    #[must_use]
+    pub fn with_vct_mb(vct_mb: usize) -> Runner {
         Runner {
             vcf: VcfSolver::new(64 << 20),
-            vct: VctSolver::new(64 << 20),
+            vct: VctSolver::new(vct_mb << 20),
             vct_algo: VctAlgo::Dfpn,
             vct_nodes: u64::MAX,
         }
@@ -345,7 +361,7 @@ pub fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut runner = Runner::new();
+    let mut runner = Runner::with_vct_mb(o.hash_mb);
     runner.vct_algo = o.vct_algo;
     runner.vct_nodes = o.vct_nodes;
     let mut times = Vec::new();
@@ -469,7 +485,7 @@ pub fn bench(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut runner = Runner::new();
+    let mut runner = Runner::with_vct_mb(o.hash_mb);
     runner.vct_algo = o.vct_algo;
     runner.vct_nodes = o.vct_nodes;
     let want = |name: &str| o.only.as_deref().is_none_or(|s| name.contains(s));
@@ -597,6 +613,15 @@ mod tests {
         let pl = parse_line(line).expect("a position");
         assert_eq!(pl.moves, vec![(7, 7), (8, 8), (9, 9)]);
         assert_eq!(pl.to_move, Some(Color::White));
+    }
+
+    #[test]
+    fn hash_mb_sets_the_vct_table_budget_and_defaults_to_256() {
+        let args = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_options(&args(&[])).map(|o| o.hash_mb), Ok(256));
+        let o = parse_options(&args(&["--mode", "vct", "--hash-mb", "32"]));
+        assert_eq!(o.map(|o| o.hash_mb), Ok(32));
+        assert!(parse_options(&args(&["--hash-mb", "lots"])).is_err());
     }
 
     #[test]
