@@ -7,8 +7,9 @@ use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
 use sente::threat::dfpn::{
-    ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED, SHORTCUTS_VERIFIED,
-    VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_SHORTCUT,
+    ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED, OR_CACHE_VERIFIED,
+    SHORTCUTS_VERIFIED, VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_OR_CACHE,
+    VERIFY_SHORTCUT,
 };
 use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
@@ -269,6 +270,18 @@ fn cached_and_expansions_match_the_ones_generated_afresh() {
     let before = AND_CACHE_VERIFIED.load(Ordering::Relaxed);
     solve_quintet_vct_cases(|_| {});
     let n = AND_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
+    assert!(n > 300, "{n} hits checked");
+}
+
+#[test]
+fn cached_or_threats_match_the_ones_generated_afresh() {
+    // Every OR node whose threats the side table holds scans the board afresh too
+    // (squares, classes, the defender's fours after each threat); the solver panics if
+    // the two differ.
+    VERIFY_OR_CACHE.store(true, Ordering::Relaxed);
+    let before = OR_CACHE_VERIFIED.load(Ordering::Relaxed);
+    solve_quintet_vct_cases(|_| {});
+    let n = OR_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 300, "{n} hits checked");
 }
 

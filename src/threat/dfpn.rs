@@ -64,6 +64,11 @@ pub static VERIFY_ALT_LINES: AtomicBool = AtomicBool::new(false);
 /// Refutations checked while [`VERIFY_ALT_LINES`] was set.
 pub static ALT_LINES_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
+/// Tests set this to check every [`OrCache`] hit against the threats generated afresh.
+pub static VERIFY_OR_CACHE: AtomicBool = AtomicBool::new(false);
+/// Hits checked while [`VERIFY_OR_CACHE`] was set.
+pub static OR_CACHE_VERIFIED: AtomicU64 = AtomicU64::new(0);
+
 /// Difference between a position's key and the key of its inner VCF question.
 const VCF_KEY: u64 = 0x51A7_E5C0_FFEE_0001;
 /// "Infinite" proof or disproof number.
@@ -327,6 +332,86 @@ impl AndCache {
     }
 }
 
+/// Most threats an [`OrCache`] slot holds (OR nodes with more are not cached).
+const OR_CACHE_MAX: usize = 95;
+
+/// One [`OrCache`] slot: an OR node's threat moves, each packed as its square (bits
+/// 0..16), class rank (16..24) and the number of squares where the defender can make a
+/// four after it (24..32), in generation order.
+#[derive(Clone, Copy)]
+struct OrSlot {
+    key: u64,
+    n: u32,
+    threats: [u32; OR_CACHE_MAX],
+}
+
+// SAFETY: integers and an integer array; the default below is all zeros.
+unsafe impl crate::mem::Zeroable for OrSlot {}
+
+impl Default for OrSlot {
+    fn default() -> OrSlot {
+        OrSlot {
+            key: 0,
+            n: 0,
+            threats: [0; OR_CACHE_MAX],
+        }
+    }
+}
+
+/// Direct-mapped side table of OR nodes' threat moves (always replaced).
+///
+/// Why it exists: seven in ten OR expansions are revisits, and each one scanned the
+/// board for threats again and, for every threat, placed it to count the defender's
+/// fours after it (a fifth of the solver's time). What a slot holds depends on the
+/// position only (the ply count on the path too is the position's), so a hit gives
+/// exactly the regenerated threats; the order by distance to the attacker's previous
+/// move, which depends on the path, is recomputed (checked by a test through
+/// [`VERIFY_OR_CACHE`]). Salted like [`AndCache`].
+struct OrCache {
+    slots: Vec<OrSlot>,
+    /// Index of the first slot in `slots`.
+    off: usize,
+    mask: usize,
+    salt: u64,
+    clears: u64,
+}
+
+impl OrCache {
+    fn new(bytes: usize) -> OrCache {
+        let n = power_of_two_slots(bytes, std::mem::size_of::<OrSlot>(), 256);
+        let (slots, off) = crate::mem::zeroed_table::<OrSlot>(n);
+        OrCache {
+            slots,
+            off,
+            mask: n - 1,
+            salt: 0,
+            clears: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.clears += 1;
+        self.salt = super::tt::salt_of(self.clears);
+    }
+
+    /// The slot of `key`; its `key` field is salted.
+    #[inline]
+    fn probe(&self, key: u64) -> Option<&OrSlot> {
+        let s = &self.slots[self.off + (key as usize & self.mask)];
+        (s.key == key ^ self.salt && key != 0).then_some(s)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, threats: &[u32]) {
+        let i = self.off + (key as usize & self.mask);
+        let salt = self.salt;
+        let s = &mut self.slots[i];
+        s.key = key ^ salt;
+        s.n = threats.len() as u32;
+        s.threats[..threats.len()].copy_from_slice(threats);
+    }
+}
+
 /// A child of a node on the current path.
 #[derive(Clone, Copy)]
 struct Child {
@@ -352,6 +437,7 @@ struct Value {
 pub(crate) struct Dfpn {
     tt: Table,
     and_cache: AndCache,
+    or_cache: OrCache,
     squares: Vec<Pos>,
     size: (usize, usize),
     key: u64,
@@ -364,7 +450,9 @@ pub(crate) struct Dfpn {
     lines: Vec<Pos>,
     /// OR node's threats: `(rank << 16) | square`, sorted as one integer (the order of
     /// the pair, cheaper to sort).
-    ranked: Vec<u32>,
+    ranked: Vec<u64>,
+    /// The threats of the OR node being expanded, packed as in [`OrSlot`].
+    threats: Vec<u32>,
     /// OR node: the defender's four squares (see [`Dfpn::collect_defender_fours`]).
     dfours: Vec<Pos>,
     mark: Vec<u32>,
@@ -403,6 +491,8 @@ impl Dfpn {
             tt: Table::new(tt_bytes),
             // On top of the table: a sixteenth of its bytes.
             and_cache: AndCache::new(tt_bytes / 16),
+            // And as much again.
+            or_cache: OrCache::new(tt_bytes / 16),
             squares: Vec::new(),
             size: (0, 0),
             key: 0,
@@ -413,6 +503,7 @@ impl Dfpn {
             children: Vec::with_capacity(1 << 14),
             lines: Vec::with_capacity(1 << 12),
             ranked: Vec::with_capacity(NUM_CELLS),
+            threats: Vec::with_capacity(NUM_CELLS),
             dfours: Vec::with_capacity(NUM_CELLS),
             mark: vec![0; NUM_CELLS],
             line_mark: vec![0; NUM_CELLS],
@@ -431,6 +522,7 @@ impl Dfpn {
     pub(crate) fn clear(&mut self) {
         self.tt.clear();
         self.and_cache.clear();
+        self.or_cache.clear();
     }
 
     /// Prove or disprove a win of `a` (moving now) within `max_plies` plies; `key`
@@ -965,18 +1057,92 @@ impl Dfpn {
                 }
             }
         }
-        self.ranked.clear();
+        // The threats: from the side table on a revisit, else from a scan of the board.
+        let verify = VERIFY_OR_CACHE.load(Ordering::Relaxed);
+        let cached = self.or_cache.probe(self.key).copied();
+        self.threats.clear();
+        match cached {
+            Some(slot) if !verify => {
+                self.threats
+                    .extend_from_slice(&slot.threats[..slot.n as usize]);
+            }
+            _ => {
+                self.scan_threats(board, a);
+                if let Some(slot) = cached {
+                    let mut fresh = self.threats.clone();
+                    let mut stored = slot.threats[..slot.n as usize].to_vec();
+                    fresh.sort_unstable();
+                    stored.sort_unstable();
+                    assert_eq!(fresh, stored, "OR cache: stored threats differ\n{board}");
+                    OR_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                }
+                if self.threats.len() <= OR_CACHE_MAX {
+                    self.or_cache.store(self.key, &self.threats);
+                }
+            }
+        }
         // Threats near the attacker's previous move come first (the board's last move
-        // is the root's, not this node's).
+        // is the root's, not this node's); the square breaks ties.
         let last = self.path.last().copied().or(board.last_move());
+        self.ranked.clear();
+        for &t in &self.threats {
+            let p = Pos(t as u16);
+            let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
+            let r = (t >> 16) as u8 * 16 + dist;
+            self.ranked
+                .push(u64::from(r) << 40 | u64::from(p.0) << 8 | u64::from(t >> 24));
+        }
+        self.ranked.sort_unstable();
+        for &x in &self.ranked {
+            let p = Pos((x >> 8) as u16);
+            self.tt.prefetch(self.key ^ HASH.stone(a, p));
+        }
+        for i in 0..self.ranked.len() {
+            let x = self.ranked[i];
+            let (r, p, fours) = ((x >> 40) as u8, Pos((x >> 8) as u16), (x & 0xFF) as u32);
+            // Expected number of defences: one for a four, a few for a three, more for
+            // the weaker threats.
+            let init = match r / 16 {
+                0 | 4 | 5 => UNIT,
+                1..=3 => 2 * UNIT,
+                6 | 7 => 4 * UNIT,
+                8 => 5 * UNIT,
+                _ => 6 * UNIT,
+            };
+            // Deeper threats and threats that leave the defender counter-fours look
+            // harder (see `DEPTH_PN` and `COUNTER_FOUR_PN`); a child the table knows
+            // gets its stored value anyway.
+            let init = init + DEPTH_PN * self.path.len() as u32;
+            let init = if self.tt.probe(self.key ^ HASH.stone(a, p)).is_none() {
+                init + COUNTER_FOUR_PN * fours
+            } else {
+                init
+            };
+            self.push_child(p, a, rem - 1, init);
+        }
+        if self.ranked.is_empty() {
+            return Expanded::Done(Self::DISPROVEN, 0);
+        }
+        Expanded::Children {
+            worst: 0,
+            worst_pos: 0,
+            vcf_rem: if vcf_asked { rem as i16 } else { 0 },
+            lvl: sim_tried | (vcf_lvl << 1),
+        }
+    }
+
+    /// The threat moves of the attacker `a` into `threats`, packed as in [`OrSlot`]: every
+    /// square of a ranked class (renju black: a forbid-class square only if legal), with
+    /// its rank and the number of squares where the defender can make a four after it.
+    fn scan_threats(&mut self, board: &mut Board, a: Color) {
         // The class counts say how many squares hold a ranked class (or renju black's
         // forbid class): the scan stops after the last one.
         let total = class_count(board, a, Pattern4::Forbid, Pattern4::Block4Flex3);
-        let ranked = &mut self.ranked;
+        let threats = &mut self.threats;
         let in_range = |x: Pattern4| x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3;
         scan_counted(board, &self.squares, a, total, in_range, |board, p, x| {
             let rank = match x {
-                Pattern4::Block4Flex3 => 0u8,
+                Pattern4::Block4Flex3 => 0u32,
                 Pattern4::Flex3x2 => 1,
                 Pattern4::Flex3Plus => 2,
                 Pattern4::Flex3 => 3,
@@ -995,46 +1161,13 @@ impl Dfpn {
                 }
                 _ => return,
             };
-            let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
-            ranked.push((u32::from(rank * 16 + dist) << 16) | u32::from(p.0));
+            threats.push(u32::from(p.0) | rank << 16);
         });
-        self.ranked.sort_unstable();
-        let d4_now = self.collect_defender_fours(board, d);
-        for &x in &self.ranked {
-            let p = Pos(x as u16);
-            self.tt.prefetch(self.key ^ HASH.stone(a, p));
-        }
-        for i in 0..self.ranked.len() {
-            let x = self.ranked[i];
-            let (r, p) = ((x >> 16) as u8, Pos(x as u16));
-            // Expected number of defences: one for a four, a few for a three, more for
-            // the weaker threats.
-            let init = match r / 16 {
-                0 | 4 | 5 => UNIT,
-                1..=3 => 2 * UNIT,
-                6 | 7 => 4 * UNIT,
-                8 => 5 * UNIT,
-                _ => 6 * UNIT,
-            };
-            // Deeper threats and threats that leave the defender counter-fours look
-            // harder (see `DEPTH_PN` and `COUNTER_FOUR_PN`); a child the table knows
-            // gets its stored value anyway.
-            let init = init + DEPTH_PN * self.path.len() as u32;
-            let init = if self.tt.probe(self.key ^ HASH.stone(a, p)).is_none() {
-                init + COUNTER_FOUR_PN * self.defender_fours_after(board, p, a, d4_now)
-            } else {
-                init
-            };
-            self.push_child(p, a, rem - 1, init);
-        }
-        if self.ranked.is_empty() {
-            return Expanded::Done(Self::DISPROVEN, 0);
-        }
-        Expanded::Children {
-            worst: 0,
-            worst_pos: 0,
-            vcf_rem: if vcf_asked { rem as i16 } else { 0 },
-            lvl: sim_tried | (vcf_lvl << 1),
+        let d4_now = self.collect_defender_fours(board, a.opp());
+        for i in 0..self.threats.len() {
+            let t = self.threats[i];
+            let n = self.defender_fours_after(board, Pos(t as u16), a, d4_now);
+            self.threats[i] = t | n.min(255) << 24;
         }
     }
 
