@@ -326,11 +326,28 @@ impl VcfSolver {
             Reply::Forced(_) if depth <= 1 || four_count(board, a) == 0 => Node::Fail,
             Reply::Forced(f) => {
                 self.key ^= HASH.stone(d, f);
-                // The child's table probe misses the cache: start it before the move.
-                self.tt.prefetch(self.key);
-                board.place(f, d);
-                let r = self.attack(board, a, depth - 1, m, stop);
-                board.lift(f);
+                let r = match self.tt.probe(self.key) {
+                    // The child would stop at this entry (after its node count: the
+                    // block leaves the attacker no five point): skip its two stones.
+                    // Half the children end so, from the deepening's earlier rounds.
+                    Some(e) if !e.is_win() && i32::from(e.depth) >= depth - 1 => {
+                        self.stats.nodes += 1;
+                        if self.stats.nodes >= self.node_limit
+                            || (self.stats.nodes & 1023 == 0 && stop.load(Ordering::Relaxed))
+                        {
+                            self.aborted = true;
+                            Node::Abort
+                        } else {
+                            Node::Fail
+                        }
+                    }
+                    _ => {
+                        board.place(f, d);
+                        let r = self.attack(board, a, depth - 1, m, stop);
+                        board.lift(f);
+                        r
+                    }
+                };
                 self.key ^= HASH.stone(d, f);
                 match r {
                     Node::Win(p) => {
