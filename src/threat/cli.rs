@@ -79,11 +79,11 @@ impl Default for Options {
     }
 }
 
-/// Default table budget of the VCT solver in `solve` and `solve-bench`, MiB. Its df-pn
-/// table gets half (4 M entries), the inner VCF table a quarter; with the VCF solver's
-/// own 64 MiB the peak stays under Gomocup's 350 MB. At 3 M nodes the 64 MiB used before
-/// overflowed (about 1.4 M stores into 1 M entries) and lost proofs to re-search.
-pub const DEFAULT_VCT_MB: usize = 256;
+/// Default table budget of the VCT solver in `solve` and `solve-bench`, MiB: its df-pn
+/// table gets half (1 M entries), the inner VCF table a quarter. Larger tables lose
+/// fewer proofs at 3 M nodes and more, but the misses into them cost as much time as that
+/// saves within 3 s a puzzle (see RESULTS, threat round 10).
+pub const DEFAULT_VCT_MB: usize = 64;
 
 /// Parse `--size N --rule R --mode vcf|vct --time-ms T --vct-time-ms T --max-plies P
 /// --data DIR --only S --vct-algo both|dfpn|dfs --vct-nodes N --hash-mb M`.
@@ -616,9 +616,9 @@ mod tests {
     }
 
     #[test]
-    fn hash_mb_sets_the_vct_table_budget_and_defaults_to_256() {
+    fn hash_mb_sets_the_vct_table_budget_and_defaults_to_64() {
         let args = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
-        assert_eq!(parse_options(&args(&[])).map(|o| o.hash_mb), Ok(256));
+        assert_eq!(parse_options(&args(&[])).map(|o| o.hash_mb), Ok(64));
         let o = parse_options(&args(&["--mode", "vct", "--hash-mb", "32"]));
         assert_eq!(o.map(|o| o.hash_mb), Ok(32));
         assert!(parse_options(&args(&["--hash-mb", "lots"])).is_err());
