@@ -640,7 +640,15 @@ pub(crate) struct ReplayFlags {
 /// is restored.
 pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<ReplayFlags> {
     let d = a.opp();
-    let mut placed: Vec<Pos> = Vec::with_capacity(line.len() + 2);
+    // The stones placed, for the undo: at most the line's moves and one more block, on
+    // the stack (no allocation per call: the df-pn search replays for every candidate
+    // defence). Longer lines than any solver writes are refused, a sound "no".
+    const MAX_PLACED: usize = 4 * MAX_ATTACKS as usize + 16;
+    let mut placed = [Pos::NONE; MAX_PLACED];
+    let mut n_placed = 0usize;
+    if line.len() + 2 > MAX_PLACED {
+        return None;
+    }
     let mut flags = ReplayFlags {
         relies_on_renju: false,
         fives: [Pos::NONE; 8],
@@ -666,7 +674,8 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
             flags.relies_on_renju = true;
         }
         board.place(m, a);
-        placed.push(m);
+        placed[n_placed] = m;
+        n_placed += 1;
         if board.count(d, Pattern4::Five) > 0 {
             break false;
         }
@@ -684,10 +693,11 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
             Reply::Forced(f) => f,
         };
         board.place(f, d);
-        placed.push(f);
+        placed[n_placed] = f;
+        n_placed += 1;
         i += 2;
     };
-    for &p in placed.iter().rev() {
+    for &p in placed[..n_placed].iter().rev() {
         board.lift(p);
     }
     ok.then_some(flags)
