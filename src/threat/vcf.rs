@@ -378,14 +378,22 @@ fn complete_line(
     line: &mut Vec<Pos>,
 ) {
     let d = a.opp();
-    let mut placed: Vec<(Pos, Color)> = Vec::new();
+    // The stones placed, for the undo, on the stack: the line is at most
+    // `4 * MAX_ATTACKS` moves (the loop below stops there) and one more pair.
+    let mut placed = [Pos::NONE; 4 * MAX_ATTACKS as usize + 4];
+    let mut n_placed = 0usize;
+    if line.len() + 2 > placed.len() {
+        line.clear();
+        return;
+    }
     let mut key = root;
     let mut finished = false;
     for (i, &p) in line.iter().enumerate() {
         let c = if i % 2 == 0 { a } else { d };
         board.place(p, c);
         key ^= HASH.stone(c, p);
-        placed.push((p, c));
+        placed[n_placed] = p;
+        n_placed += 1;
     }
     // The replayed line ends after a defender reply (even length) unless it is complete.
     if line.len() % 2 == 1 {
@@ -409,7 +417,8 @@ fn complete_line(
         line.push(m);
         board.place(m, a);
         key ^= HASH.stone(a, m);
-        placed.push((m, a));
+        placed[n_placed] = m;
+        n_placed += 1;
         let mut fives = [Pos::NONE; 8];
         let n5 = fives_near(board, m, a, &mut fives);
         let Reply::Forced(f) = reply_to_fives(board, a, &fives[..n5]) else {
@@ -418,9 +427,10 @@ fn complete_line(
         line.push(f);
         board.place(f, d);
         key ^= HASH.stone(d, f);
-        placed.push((f, d));
+        placed[n_placed] = f;
+        n_placed += 1;
     }
-    for &(p, _) in placed.iter().rev() {
+    for &p in placed[..n_placed].iter().rev() {
         board.lift(p);
     }
 }
