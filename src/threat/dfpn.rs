@@ -117,8 +117,12 @@ const DEFENDER_VCF_NODES: u64 = 50;
 /// 0.68 M -> 0.66 M, quintet proven 41 -> 42 of 50) that does not leave the threat's
 /// VCF line intact (measured on black_win_100 at 200k nodes a puzzle: 45 -> 51 of 73
 /// solved with this at 50 and threes' initial proof number at 2 units instead of 3; the
-/// full question is asked when the defence's node is expanded).
-const DEFENCE_VCF_NODES: u64 = 50;
+/// full question is asked when the defence's node is expanded). 25 rather than 50 since
+/// the budget that matters is 3 s a puzzle, ~3 M nodes here: gaofei_vct at 2/3/4 M nodes
+/// 140/142/147 -> 142/145/147 (12: 140/143/145, 35: 140/144/147, 100: 140/143/146);
+/// black_win_100 at 3 M 69 -> 70 of 73; timed 3 s, both binaries at once: 144 -> 146
+/// and, cores swapped, 144 -> 145. At 1 M nodes it costs one puzzle in each set.
+const DEFENCE_VCF_NODES: u64 = 25;
 /// Node budget of the "would the defender's pass lose to a VCF?" test of a threat.
 const PASS_VCF_NODES: u64 = 2_000;
 /// Most budget increases of one pass test (the last try gets `PASS_VCF_NODES << 12`
