@@ -29,7 +29,7 @@
 
 use super::vcf::VcfSolver;
 use super::vct::replay;
-use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, Reply};
+use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, threat_rank, Reply};
 use super::{class_count, scan_counted};
 use super::{SolveStats, ThreatResult, HASH};
 use crate::board::Board;
@@ -279,7 +279,7 @@ impl Default for AndSlot {
     }
 }
 
-/// Direct-mapped side table of AND nodes' expansions (always replaced).
+/// Direct-mapped side table of AND nodes' expansions (always replaced): a [`SideTable`].
 ///
 /// Why it exists: a quarter of the AND visits are revisits, and each one redid the pass
 /// test (a VCF table hit, but its line completed and replayed move by move) and the
@@ -287,11 +287,39 @@ impl Default for AndSlot {
 /// used only when the VCF table still holds the same pass-test win and every candidate
 /// still has a table entry, that is exactly when the regenerated expansion would give
 /// the same children (checked by a test through [`VERIFY_AND_CACHE`]).
+type AndCache = SideTable<AndSlot>;
+
+impl SideSlot for AndSlot {
+    fn key_mut(&mut self) -> &mut u64 {
+        &mut self.key
+    }
+    fn key(&self) -> u64 {
+        self.key
+    }
+}
+
+impl AndCache {
+    #[inline]
+    fn store(&mut self, key: u64, pass_plies: i16, cands: &[u16]) {
+        let s = self.claim(key);
+        s.pass_plies = pass_plies;
+        s.n = cands.len() as u16;
+        s.cands[..cands.len()].copy_from_slice(cands);
+    }
+}
+
+/// A slot of a [`SideTable`], which keeps its key salted.
+trait SideSlot: Copy + crate::mem::Zeroable {
+    fn key(&self) -> u64;
+    fn key_mut(&mut self) -> &mut u64;
+}
+
+/// Direct-mapped, always-replace side table of one kind of node expansion.
 ///
 /// Slots hold the key XOR `salt`; a clear draws a new salt (as [`super::tt::Tt`] does):
-/// the cache is always-replace, so an old slot acts as an empty one.
-struct AndCache {
-    slots: Vec<AndSlot>,
+/// an old slot acts as an empty one.
+struct SideTable<S> {
+    slots: Vec<S>,
     /// Index of the first slot in `slots`.
     off: usize,
     mask: usize,
@@ -299,11 +327,11 @@ struct AndCache {
     clears: u64,
 }
 
-impl AndCache {
-    fn new(bytes: usize) -> AndCache {
-        let n = power_of_two_slots(bytes, std::mem::size_of::<AndSlot>(), 256);
-        let (slots, off) = crate::mem::zeroed_table::<AndSlot>(n);
-        AndCache {
+impl<S: SideSlot> SideTable<S> {
+    fn new(bytes: usize) -> SideTable<S> {
+        let n = power_of_two_slots(bytes, std::mem::size_of::<S>(), 256);
+        let (slots, off) = crate::mem::zeroed_table::<S>(n);
+        SideTable {
             slots,
             off,
             mask: n - 1,
@@ -317,22 +345,20 @@ impl AndCache {
         self.salt = super::tt::salt_of(self.clears);
     }
 
-    /// The slot of `key`; its `key` field is salted.
+    /// The slot of `key`, if it holds that key.
     #[inline]
-    fn probe(&self, key: u64) -> Option<&AndSlot> {
+    fn probe(&self, key: u64) -> Option<&S> {
         let s = &self.slots[self.off + (key as usize & self.mask)];
-        (s.key == key ^ self.salt && key != 0).then_some(s)
+        (s.key() == key ^ self.salt && key != 0).then_some(s)
     }
 
+    /// The slot of `key`, taken over for it (its key set; the caller fills the rest).
     #[inline]
-    fn store(&mut self, key: u64, pass_plies: i16, cands: &[u16]) {
-        let i = self.off + (key as usize & self.mask);
+    fn claim(&mut self, key: u64) -> &mut S {
         let salt = self.salt;
-        let s = &mut self.slots[i];
-        s.key = key ^ salt;
-        s.pass_plies = pass_plies;
-        s.n = cands.len() as u16;
-        s.cands[..cands.len()].copy_from_slice(cands);
+        let s = &mut self.slots[self.off + (key as usize & self.mask)];
+        *s.key_mut() = key ^ salt;
+        s
     }
 }
 
@@ -362,7 +388,7 @@ impl Default for OrSlot {
     }
 }
 
-/// Direct-mapped side table of OR nodes' threat moves (always replaced).
+/// Direct-mapped side table of OR nodes' threat moves (always replaced): a [`SideTable`].
 ///
 /// Why it exists: seven in ten OR expansions are revisits, and each one scanned the
 /// board for threats again and, for every threat, placed it to count the defender's
@@ -370,47 +396,22 @@ impl Default for OrSlot {
 /// position only (the ply count on the path too is the position's), so a hit gives
 /// exactly the regenerated threats; the order by distance to the attacker's previous
 /// move, which depends on the path, is recomputed (checked by a test through
-/// [`VERIFY_OR_CACHE`]). Salted like [`AndCache`].
-struct OrCache {
-    slots: Vec<OrSlot>,
-    /// Index of the first slot in `slots`.
-    off: usize,
-    mask: usize,
-    salt: u64,
-    clears: u64,
+/// [`VERIFY_OR_CACHE`]).
+type OrCache = SideTable<OrSlot>;
+
+impl SideSlot for OrSlot {
+    fn key_mut(&mut self) -> &mut u64 {
+        &mut self.key
+    }
+    fn key(&self) -> u64 {
+        self.key
+    }
 }
 
 impl OrCache {
-    fn new(bytes: usize) -> OrCache {
-        let n = power_of_two_slots(bytes, std::mem::size_of::<OrSlot>(), 256);
-        let (slots, off) = crate::mem::zeroed_table::<OrSlot>(n);
-        OrCache {
-            slots,
-            off,
-            mask: n - 1,
-            salt: 0,
-            clears: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        self.clears += 1;
-        self.salt = super::tt::salt_of(self.clears);
-    }
-
-    /// The slot of `key`; its `key` field is salted.
-    #[inline]
-    fn probe(&self, key: u64) -> Option<&OrSlot> {
-        let s = &self.slots[self.off + (key as usize & self.mask)];
-        (s.key == key ^ self.salt && key != 0).then_some(s)
-    }
-
     #[inline]
     fn store(&mut self, key: u64, threats: &[u32]) {
-        let i = self.off + (key as usize & self.mask);
-        let salt = self.salt;
-        let s = &mut self.slots[i];
-        s.key = key ^ salt;
+        let s = self.claim(key);
         s.n = threats.len() as u32;
         s.threats[..threats.len()].copy_from_slice(threats);
     }
@@ -1146,16 +1147,6 @@ impl Dfpn {
         let in_range = |x: Pattern4| x >= Pattern4::Forbid && x <= Pattern4::Block4Flex3;
         scan_counted(board, &self.squares, a, total, in_range, |board, p, x| {
             let rank = match x {
-                Pattern4::Block4Flex3 => 0u32,
-                Pattern4::Flex3x2 => 1,
-                Pattern4::Flex3Plus => 2,
-                Pattern4::Flex3 => 3,
-                Pattern4::Block4Plus => 4,
-                Pattern4::Block4 => 5,
-                Pattern4::Block3Plus => 6,
-                Pattern4::Flex2x2 => 7,
-                Pattern4::Block3 => 8,
-                Pattern4::Flex2 => 9,
                 Pattern4::Forbid
                     if a == Color::Black
                         && board.rule() == Rule::Renju
@@ -1163,9 +1154,12 @@ impl Dfpn {
                 {
                     3
                 }
-                _ => return,
+                x => match threat_rank(x) {
+                    Some(r) => r,
+                    None => return,
+                },
             };
-            threats.push(u32::from(p.0) | rank << 16);
+            threats.push(u32::from(p.0) | u32::from(rank) << 16);
         });
         let d4_now = self.collect_defender_fours(board, a.opp());
         for i in 0..self.threats.len() {

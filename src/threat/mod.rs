@@ -216,6 +216,27 @@ pub(crate) fn scan_counted(
     }
 }
 
+/// Move-ordering rank of an attacker's threat class for the VCT searches, strongest
+/// first: a four-three, two threes, a three with more, a three, fours, then the quieter
+/// threats (closed threes, twos). `None` for every other class; renju black's forbid
+/// class is each search's own question.
+#[inline]
+pub(crate) fn threat_rank(x: Pattern4) -> Option<u8> {
+    Some(match x {
+        Pattern4::Block4Flex3 => 0,
+        Pattern4::Flex3x2 => 1,
+        Pattern4::Flex3Plus => 2,
+        Pattern4::Flex3 => 3,
+        Pattern4::Block4Plus => 4,
+        Pattern4::Block4 => 5,
+        Pattern4::Block3Plus => 6,
+        Pattern4::Flex2x2 => 7,
+        Pattern4::Block3 => 8,
+        Pattern4::Flex2 => 9,
+        _ => return None,
+    })
+}
+
 /// Number of squares where `c` makes a four, by the class counts (renju black's
 /// forbid-class squares are counted as possible fours).
 #[inline]

@@ -17,7 +17,7 @@
 use super::dfpn::Dfpn;
 use super::tt::Tt;
 use super::vcf::VcfSolver;
-use super::{all_fives, reply_to_fives, Reply};
+use super::{all_fives, reply_to_fives, threat_rank, Reply};
 use super::{
     find_five, fives_near, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
     HASH,
@@ -406,18 +406,13 @@ impl VctSolver {
         let last = board.last_move();
         for i in 0..self.squares.len() {
             let p = self.squares[i];
+            // Open twos alone are no threat for this search.
             let rank = match board.pattern4(p, a) {
-                Pattern4::Block4Flex3 => 0u8,
-                Pattern4::Flex3x2 => 1,
-                Pattern4::Flex3Plus => 2,
-                Pattern4::Flex3 => 3,
-                Pattern4::Block4Plus => 4,
-                Pattern4::Block4 => 5,
-                Pattern4::Block3Plus => 6,
-                Pattern4::Flex2x2 => 7,
-                Pattern4::Block3 => 8,
                 Pattern4::Forbid if is_threat_forbid(board, p, a) => 3,
-                _ => continue,
+                x => match threat_rank(x) {
+                    Some(r) if r <= 8 => r,
+                    _ => continue,
+                },
             };
             let dist = last.map_or(0, |q| p.distance(q).min(15) as u8);
             moves.push((rank * 16 + dist, p));
