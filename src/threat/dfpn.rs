@@ -453,8 +453,9 @@ pub(crate) struct Dfpn {
     pub(crate) stats: SolveStats,
     children: Vec<Child>,
     lines: Vec<Pos>,
-    /// OR node's threats: `(rank << 16) | square`, sorted as one integer (the order of
-    /// the pair, cheaper to sort).
+    /// OR node's threats: `(rank << 40) | (square << 8) | defender fours after it`
+    /// (`rank`: class rank × 16 + distance), sorted as one integer (the order of the
+    /// rank and square, cheaper to sort).
     ranked: Vec<u64>,
     /// The threats of the OR node being expanded, packed as in [`OrSlot`].
     threats: Vec<u32>,
@@ -1063,27 +1064,27 @@ impl Dfpn {
             }
         }
         // The threats: from the side table on a revisit, else from a scan of the board.
-        let verify = VERIFY_OR_CACHE.load(Ordering::Relaxed);
-        let cached = self.or_cache.probe(self.key).copied();
         self.threats.clear();
-        match cached {
-            Some(slot) if !verify => {
+        let hit = match self.or_cache.probe(self.key) {
+            Some(slot) => {
                 self.threats
                     .extend_from_slice(&slot.threats[..slot.n as usize]);
+                true
             }
-            _ => {
-                self.scan_threats(board, a);
-                if let Some(slot) = cached {
-                    let mut fresh = self.threats.clone();
-                    let mut stored = slot.threats[..slot.n as usize].to_vec();
-                    fresh.sort_unstable();
-                    stored.sort_unstable();
-                    assert_eq!(fresh, stored, "OR cache: stored threats differ\n{board}");
-                    OR_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
-                }
-                if self.threats.len() <= OR_CACHE_MAX {
-                    self.or_cache.store(self.key, &self.threats);
-                }
+            None => false,
+        };
+        if hit && VERIFY_OR_CACHE.load(Ordering::Relaxed) {
+            let mut stored = std::mem::take(&mut self.threats);
+            self.scan_threats(board, a);
+            let mut fresh = self.threats.clone();
+            fresh.sort_unstable();
+            stored.sort_unstable();
+            assert_eq!(fresh, stored, "OR cache: stored threats differ\n{board}");
+            OR_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
+        } else if !hit {
+            self.scan_threats(board, a);
+            if self.threats.len() <= OR_CACHE_MAX {
+                self.or_cache.store(self.key, &self.threats);
             }
         }
         // Threats near the attacker's previous move come first (the board's last move

@@ -216,6 +216,47 @@ pub(crate) fn scan_counted(
     }
 }
 
+/// Most stones one look-ahead places (see [`Placed`]): a VCF line of
+/// [`vcf::MAX_ATTACKS`] fours completed to its longest (line completion stops at
+/// `4 * MAX_ATTACKS` moves) and a reply.
+pub(crate) const MAX_PLACED: usize = 4 * vcf::MAX_ATTACKS as usize + 8;
+
+/// Stones put on a board by a look-ahead along a line (a replay, a line's completion),
+/// taken back in reverse by [`Placed::undo`].
+///
+/// Why it exists: those look-aheads run for every candidate defence and every VCF win;
+/// the record lives on the stack instead of in a `Vec` per call. Callers refuse lines
+/// longer than `MAX_PLACED - 2` (no solver writes one).
+pub(crate) struct Placed {
+    stones: [Pos; MAX_PLACED],
+    n: usize,
+}
+
+impl Placed {
+    pub(crate) fn new() -> Placed {
+        Placed {
+            stones: [Pos::NONE; MAX_PLACED],
+            n: 0,
+        }
+    }
+
+    /// Put a stone of `c` on `p` and record it.
+    #[inline]
+    pub(crate) fn place(&mut self, board: &mut Board, p: Pos, c: Color) {
+        board.place(p, c);
+        self.stones[self.n] = p;
+        self.n += 1;
+    }
+
+    /// Take back every recorded stone, the last first.
+    pub(crate) fn undo(&mut self, board: &mut Board) {
+        for &p in self.stones[..self.n].iter().rev() {
+            board.lift(p);
+        }
+        self.n = 0;
+    }
+}
+
 /// Move-ordering rank of an attacker's threat class for the VCT searches, strongest
 /// first: a four-three, two threes, a three with more, a three, fours, then the quieter
 /// threats (closed threes, twos). `None` for every other class; renju black's forbid

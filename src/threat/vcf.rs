@@ -12,7 +12,7 @@ use super::{
     find_five, fives_near, four_count, is_four_move, root_key, squares, SolveStats, ThreatResult,
     HASH,
 };
-use super::{reply_to_fives, Reply};
+use super::{reply_to_fives, Placed, Reply, MAX_PLACED};
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos};
@@ -195,11 +195,7 @@ impl VcfSolver {
         last_a: Pos,
         stop: &AtomicBool,
     ) -> Node {
-        self.stats.nodes += 1;
-        if self.stats.nodes >= self.node_limit
-            || (self.stats.nodes & 1023 == 0 && stop.load(Ordering::Relaxed))
-        {
-            self.aborted = true;
+        if !self.count_node(stop) {
             return Node::Abort;
         }
         let d = a.opp();
@@ -294,6 +290,19 @@ impl VcfSolver {
         result
     }
 
+    /// Count one node; false (and the search aborted) once the node limit is reached or,
+    /// checked every 1024 nodes, the stop flag is set.
+    #[inline]
+    fn count_node(&mut self, stop: &AtomicBool) -> bool {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_limit
+            || (self.stats.nodes & 1023 == 0 && stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+        !self.aborted
+    }
+
     fn lost(&mut self, depth: i32) -> Node {
         self.tt.store_loss(self.key, depth);
         Node::Fail
@@ -328,17 +337,14 @@ impl VcfSolver {
                 self.key ^= HASH.stone(d, f);
                 let r = match self.tt.probe(self.key) {
                     // The child would stop at this entry (after its node count: the
-                    // block leaves the attacker no five point): skip its two stones.
-                    // Half the children end so, from the deepening's earlier rounds.
+                    // block leaves the attacker no five point): skip placing the block.
+                    // Half the children end so, at positions reached by the same fours
+                    // in another order.
                     Some(e) if !e.is_win() && i32::from(e.depth) >= depth - 1 => {
-                        self.stats.nodes += 1;
-                        if self.stats.nodes >= self.node_limit
-                            || (self.stats.nodes & 1023 == 0 && stop.load(Ordering::Relaxed))
-                        {
-                            self.aborted = true;
-                            Node::Abort
-                        } else {
+                        if self.count_node(stop) {
                             Node::Fail
+                        } else {
+                            Node::Abort
                         }
                     }
                     _ => {
@@ -378,22 +384,19 @@ fn complete_line(
     line: &mut Vec<Pos>,
 ) {
     let d = a.opp();
-    // The stones placed, for the undo, on the stack: the line is at most
-    // `4 * MAX_ATTACKS` moves (the loop below stops there) and one more pair.
-    let mut placed = [Pos::NONE; 4 * MAX_ATTACKS as usize + 4];
-    let mut n_placed = 0usize;
-    if line.len() + 2 > placed.len() {
+    // The line grows to at most `4 * MAX_ATTACKS` moves and one more pair (the loop
+    // below stops there); a longer one than any search writes is dropped.
+    if line.len() + 2 > MAX_PLACED {
         line.clear();
         return;
     }
+    let mut placed = Placed::new();
     let mut key = root;
     let mut finished = false;
     for (i, &p) in line.iter().enumerate() {
         let c = if i % 2 == 0 { a } else { d };
-        board.place(p, c);
+        placed.place(board, p, c);
         key ^= HASH.stone(c, p);
-        placed[n_placed] = p;
-        n_placed += 1;
     }
     // The replayed line ends after a defender reply (even length) unless it is complete.
     if line.len() % 2 == 1 {
@@ -415,22 +418,16 @@ fn complete_line(
             break;
         }
         line.push(m);
-        board.place(m, a);
+        placed.place(board, m, a);
         key ^= HASH.stone(a, m);
-        placed[n_placed] = m;
-        n_placed += 1;
         let mut fives = [Pos::NONE; 8];
         let n5 = fives_near(board, m, a, &mut fives);
         let Reply::Forced(f) = reply_to_fives(board, a, &fives[..n5]) else {
             break;
         };
         line.push(f);
-        board.place(f, d);
+        placed.place(board, f, d);
         key ^= HASH.stone(d, f);
-        placed[n_placed] = f;
-        n_placed += 1;
     }
-    for &p in placed[..n_placed].iter().rev() {
-        board.lift(p);
-    }
+    placed.undo(board);
 }

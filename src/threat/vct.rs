@@ -17,7 +17,7 @@
 use super::dfpn::Dfpn;
 use super::tt::Tt;
 use super::vcf::VcfSolver;
-use super::{all_fives, reply_to_fives, threat_rank, Reply};
+use super::{all_fives, reply_to_fives, threat_rank, Placed, Reply, MAX_PLACED};
 use super::{
     find_five, fives_near, is_four_move, legal_for, root_key, squares, SolveStats, ThreatResult,
     HASH,
@@ -635,15 +635,12 @@ pub(crate) struct ReplayFlags {
 /// is restored.
 pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<ReplayFlags> {
     let d = a.opp();
-    // The stones placed, for the undo: at most the line's moves and one more block, on
-    // the stack (no allocation per call: the df-pn search replays for every candidate
-    // defence). Longer lines than any solver writes are refused, a sound "no".
-    const MAX_PLACED: usize = 4 * MAX_ATTACKS as usize + 16;
-    let mut placed = [Pos::NONE; MAX_PLACED];
-    let mut n_placed = 0usize;
+    // At most the line's moves and one more block are placed. Longer lines than any
+    // solver writes are refused, a sound "no".
     if line.len() + 2 > MAX_PLACED {
         return None;
     }
+    let mut placed = Placed::new();
     let mut flags = ReplayFlags {
         relies_on_renju: false,
         fives: [Pos::NONE; 8],
@@ -668,9 +665,7 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
             }
             flags.relies_on_renju = true;
         }
-        board.place(m, a);
-        placed[n_placed] = m;
-        n_placed += 1;
+        placed.place(board, m, a);
         if board.count(d, Pattern4::Five) > 0 {
             break false;
         }
@@ -687,13 +682,9 @@ pub(crate) fn replay(board: &mut Board, a: Color, line: &[Pos]) -> Option<Replay
             }
             Reply::Forced(f) => f,
         };
-        board.place(f, d);
-        placed[n_placed] = f;
-        n_placed += 1;
+        placed.place(board, f, d);
         i += 2;
     };
-    for &p in placed[..n_placed].iter().rev() {
-        board.lift(p);
-    }
+    placed.undo(board);
     ok.then_some(flags)
 }
