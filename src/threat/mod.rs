@@ -134,6 +134,18 @@ pub(crate) fn legal_for(board: &mut Board, p: Pos, c: Color) -> bool {
         && board.is_forbidden(p))
 }
 
+/// True if the defender `d` may still block on `f` once the attacker's four is placed,
+/// judged before it is: always, except that a renju black block must not be of the
+/// forbid class now. A white stone only takes squares away from black's lines, so it
+/// makes no square of that class (no new overline, four or open three), and only
+/// squares of that class can be forbidden.
+#[inline]
+pub(crate) fn block_stays_legal(board: &Board, f: Pos, d: Color) -> bool {
+    d != Color::Black
+        || board.rule() != Rule::Renju
+        || board.pattern4(f, Color::Black) != Pattern4::Forbid
+}
+
 /// True if a stone of `c` on the empty square `p` is a legal move making a four (or five).
 #[inline]
 pub(crate) fn is_four_move(board: &mut Board, p: Pos, c: Color) -> bool {
@@ -350,4 +362,89 @@ pub(crate) fn all_fives(board: &Board, squares: &[Pos], c: Color, out: &mut [Pos
         }
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Random positions of every rule without a five point, each side's every empty
+    /// square: `f(board, square, colour)`. Returns how many were visited.
+    fn each_square_of_random_positions(
+        seed: u64,
+        mut f: impl FnMut(&mut Board, Pos, Color),
+    ) -> u32 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut visited = 0;
+        for game in 0..150 {
+            let rule = Rule::ALL[game % Rule::ALL.len()];
+            let mut board = Board::new(15, 15, rule).unwrap();
+            let mut cands = Vec::new();
+            for _ in 0..rng.gen_range(12..70) {
+                board.candidates(&mut cands);
+                if cands.is_empty() {
+                    break;
+                }
+                let p = cands[rng.gen_range(0..cands.len())];
+                if board.play(p) != Ok(crate::board::MoveOutcome::Continue) {
+                    break;
+                }
+                for c in [Color::Black, Color::White] {
+                    if board.count(c, Pattern4::Five) > 0 {
+                        continue;
+                    }
+                    for p in board.all_squares().collect::<Vec<Pos>>() {
+                        if board.is_empty(p) {
+                            f(&mut board, p, c);
+                            visited += 1;
+                        }
+                    }
+                }
+            }
+        }
+        visited
+    }
+
+    #[test]
+    fn five_points_read_before_a_stone_equal_those_on_the_board_after_it() {
+        let mut with_fives = 0u32;
+        let visited = each_square_of_random_positions(0xF5, |board, p, c| {
+            let mut before = [Pos::NONE; 8];
+            let n = board.fives_after(p, c, &mut before);
+            board.place(p, c);
+            let mut after = [Pos::NONE; 8];
+            let k = fives_near(board, p, c, &mut after);
+            let total = board.count(c, Pattern4::Five) as usize;
+            board.lift(p);
+            assert_eq!(before[..n], after[..k], "{:?} {c:?} at {p:?}", board.rule());
+            assert_eq!(n, total.min(8), "every five point is near the stone");
+            with_fives += u32::from(n > 0);
+        });
+        // The positions must have made fours (and two-point fours) often.
+        assert!(
+            with_fives > 2_000,
+            "{with_fives} fours in {visited} squares"
+        );
+    }
+
+    #[test]
+    fn a_renju_block_judged_legal_before_the_four_stays_legal_after_it() {
+        let mut judged = 0u32;
+        each_square_of_random_positions(0xB1, |board, m, a| {
+            let d = a.opp();
+            let mut fives = [Pos::NONE; 8];
+            let n = board.fives_after(m, a, &mut fives);
+            for &f in &fives[..n] {
+                if block_stays_legal(board, f, d) {
+                    board.place(m, a);
+                    assert!(legal_for(board, f, d), "{d:?} block {f:?} after {m:?}");
+                    board.lift(m);
+                    judged += u32::from(d == Color::Black && board.rule() == Rule::Renju);
+                }
+            }
+        });
+        assert!(judged > 500, "{judged} renju black blocks judged");
+    }
 }

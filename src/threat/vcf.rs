@@ -8,11 +8,11 @@
 //! disproven positions.
 
 use super::tt::Tt;
+use super::{block_stays_legal, reply_to_fives, Placed, Reply, MAX_PLACED};
 use super::{
     find_five, fives_near, four_count, is_four_move, root_key, squares, SolveStats, ThreatResult,
     HASH,
 };
-use super::{reply_to_fives, Placed, Reply, MAX_PLACED};
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos};
@@ -318,10 +318,32 @@ impl VcfSolver {
         stop: &AtomicBool,
     ) -> Node {
         let d = a.opp();
+        // The four's five points, read from the lines before it is placed (the attacker
+        // has no other: `attack` returns at a five point first).
+        let mut fives = [Pos::NONE; 8];
+        let n5 = board.fives_after(m, a, &mut fives);
+        debug_assert!(find_five(board, &self.squares, a).is_none());
+        // A single five point that the defender may take whatever the four does: the
+        // block is forced, and the child's table entry can be read before any stone is
+        // placed. Half the children end at a loss there, at positions reached by the
+        // same fours in another order.
+        let forced = n5 == 1 && block_stays_legal(board, fives[0], d);
+        if forced {
+            if depth <= 1 {
+                // The block leaves the attacker no five point and no depth.
+                return Node::Fail;
+            }
+            if self.child_lost(a, m, fives[0], depth) {
+                return self.lost_child(stop);
+            }
+        }
         board.place(m, a);
         self.key ^= HASH.stone(a, m);
-        let mut fives = [Pos::NONE; 8];
-        let n5 = fives_near(board, m, a, &mut fives);
+        debug_assert_eq!(&fives[..n5], {
+            let mut near = [Pos::NONE; 8];
+            let k = fives_near(board, m, a, &mut near);
+            near[..k].to_vec()
+        });
         let r = match reply_to_fives(board, a, &fives[..n5]) {
             Reply::Free => Node::Fail,
             Reply::Lost => {
@@ -333,27 +355,16 @@ impl VcfSolver {
             // takes squares away, it makes no attacker four), so the child would fail
             // at once: skip its placement, node and table entry.
             Reply::Forced(_) if depth <= 1 || four_count(board, a) == 0 => Node::Fail,
+            // Not looked up above (a renju black block that may have become forbidden):
+            // the same table test, now that the four is placed.
+            Reply::Forced(f) if !forced && self.child_lost(a, Pos::NONE, f, depth) => {
+                self.lost_child(stop)
+            }
             Reply::Forced(f) => {
                 self.key ^= HASH.stone(d, f);
-                let r = match self.tt.probe(self.key) {
-                    // The child would stop at this entry (after its node count: the
-                    // block leaves the attacker no five point): skip placing the block.
-                    // Half the children end so, at positions reached by the same fours
-                    // in another order.
-                    Some(e) if !e.is_win() && i32::from(e.depth) >= depth - 1 => {
-                        if self.count_node(stop) {
-                            Node::Fail
-                        } else {
-                            Node::Abort
-                        }
-                    }
-                    _ => {
-                        board.place(f, d);
-                        let r = self.attack(board, a, depth - 1, m, stop);
-                        board.lift(f);
-                        r
-                    }
-                };
+                board.place(f, d);
+                let r = self.attack(board, a, depth - 1, m, stop);
+                board.lift(f);
                 self.key ^= HASH.stone(d, f);
                 match r {
                     Node::Win(p) => {
@@ -370,6 +381,29 @@ impl VcfSolver {
             self.line_rev.push(m);
         }
         r
+    }
+
+    /// True if the table holds a loss, deep enough for `depth - 1` fours, for the
+    /// position after the four `m` (`Pos::NONE` if already placed and in the key) and
+    /// the defender's block `f`.
+    #[inline]
+    fn child_lost(&self, a: Color, m: Pos, f: Pos, depth: i32) -> bool {
+        let mut key = self.key ^ HASH.stone(a.opp(), f);
+        if m.is_some() {
+            key ^= HASH.stone(a, m);
+        }
+        matches!(self.tt.probe(key), Some(e) if !e.is_win() && i32::from(e.depth) >= depth - 1)
+    }
+
+    /// A child that [`VcfSolver::child_lost`] settles: it still counts its node (it would
+    /// have stopped at the table entry: the block leaves the attacker no five point).
+    #[inline]
+    fn lost_child(&mut self, stop: &AtomicBool) -> Node {
+        if self.count_node(stop) {
+            Node::Fail
+        } else {
+            Node::Abort
+        }
     }
 }
 
