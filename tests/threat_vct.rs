@@ -11,7 +11,7 @@ use sente::threat::dfpn::{
     SHORTCUTS_VERIFIED, VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_OR_CACHE,
     VERIFY_SHORTCUT,
 };
-use sente::threat::vcf::VcfSolver;
+use sente::threat::vcf::{VcfSolver, DERIVED_FOURS_VERIFIED, VERIFY_DERIVED_FOURS};
 use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
 use sente::types::{Color, Pos, Rule};
@@ -283,6 +283,18 @@ fn cached_or_threats_match_the_ones_generated_afresh() {
     solve_quintet_vct_cases(|_| {});
     let n = OR_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 300, "{n} hits checked");
+}
+
+#[test]
+fn four_lists_derived_from_the_parents_match_a_scan_of_the_board() {
+    // Every VCF node that derives its attacker's four squares from the list two plies up
+    // and the last four's lines also scans the whole board; the solver panics if the
+    // two lists differ.
+    VERIFY_DERIVED_FOURS.store(true, Ordering::Relaxed);
+    let before = DERIVED_FOURS_VERIFIED.load(Ordering::Relaxed);
+    solve_quintet_vct_cases(|_| {});
+    let n = DERIVED_FOURS_VERIFIED.load(Ordering::Relaxed) - before;
+    assert!(n > 1000, "{n} derived lists checked");
 }
 
 #[test]

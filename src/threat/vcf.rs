@@ -14,12 +14,18 @@ use super::{
     HASH,
 };
 use crate::board::Board;
-use crate::pattern::Pattern4;
-use crate::types::{Color, Pos};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::pattern::{Pattern4, HALF};
+use crate::types::{Color, Dir, Pos};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Longest attack the solver follows (attacking moves).
 pub const MAX_ATTACKS: i32 = 100;
+
+/// Tests set this to check every four list that [`VcfSolver`] derives from the list two
+/// plies up against a scan of the whole board.
+pub static VERIFY_DERIVED_FOURS: AtomicBool = AtomicBool::new(false);
+/// Derived lists checked while [`VERIFY_DERIVED_FOURS`] was set.
+pub static DERIVED_FOURS_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
 /// Result of one node of the search.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -165,7 +171,7 @@ impl VcfSolver {
         // No iterative deepening: fours are few, so one full-depth pass is cheaper than
         // repeated shallow ones, above all for the many "no VCF" answers the VCT and the
         // search ask for (measured with solve-bench and the VCT sets).
-        self.attack(board, a, max_attacks, Pos::NONE, stop)
+        self.attack(board, a, max_attacks, Pos::NONE, None, stop)
     }
 
     fn finish(&mut self, board: &mut Board, a: Color, r: Node) -> ThreatResult {
@@ -187,12 +193,16 @@ impl VcfSolver {
     /// Attacker to move with `depth` fours left (a win may take `2 * depth + 1` plies:
     /// the fours, the replies and the five). `last_a` is the attacker's
     /// previous move (for move ordering).
+    ///
+    /// `parent`: the range of `moves` that holds every four square of the attacker two
+    /// plies up, when that node listed them all (not when it only blocked a five).
     fn attack(
         &mut self,
         board: &mut Board,
         a: Color,
         depth: i32,
         last_a: Pos,
+        parent: Option<(usize, usize)>,
         stop: &AtomicBool,
     ) -> Node {
         if !self.count_node(stop) {
@@ -217,7 +227,9 @@ impl VcfSolver {
             return Node::Fail;
         }
         let start = self.moves.len();
+        let mut listed = true;
         if board.count(d, Pattern4::Five) > 0 {
+            listed = false;
             // The defender threatens five: block it, and only go on if the block is a four.
             if board.count(d, Pattern4::Five) >= 2 {
                 return self.lost(depth);
@@ -232,47 +244,26 @@ impl VcfSolver {
             if total == 0 {
                 return self.lost(depth);
             }
-            // Stop scanning once every counted four (and forbid-class) square is seen.
-            let mut left = total;
-            for i in 0..self.squares.len() {
-                let p = self.squares[i];
-                let x = board.pattern4(p, a);
-                let rank = match x {
-                    Pattern4::Flex4 => 0u8,
-                    Pattern4::Block4Flex3 => 1,
-                    Pattern4::Block4Plus => 2,
-                    Pattern4::Block4 => 3,
-                    Pattern4::Forbid => {
-                        left -= 1;
-                        if !is_four_move(board, p, a) {
-                            if left == 0 {
-                                break;
-                            }
-                            continue;
-                        }
-                        left += 1;
-                        3
-                    }
-                    _ => continue,
-                };
-                let dist = if last_a.is_some() {
-                    p.distance(last_a).min(15) as u8
-                } else {
-                    0
-                };
-                self.moves.push((rank * 16 + dist, p));
-                left -= 1;
-                if left == 0 {
-                    break;
-                }
+            if !self.derive_fours(board, a, last_a, parent, total) {
+                self.scan_fours(board, a, last_a, total);
+            } else if VERIFY_DERIVED_FOURS.load(Ordering::Relaxed) {
+                let derived = self.moves.len();
+                self.scan_fours(board, a, last_a, total);
+                let mut fresh = self.moves.split_off(derived);
+                fresh.sort_unstable();
+                let mut listed: Vec<(u8, Pos)> = self.moves[start..].to_vec();
+                listed.sort_unstable();
+                assert_eq!(listed, fresh, "derived four list differs\n{board}");
+                DERIVED_FOURS_VERIFIED.fetch_add(1, Ordering::Relaxed);
             }
             self.moves[start..].sort_unstable();
         }
         let end = self.moves.len();
         let mut result = Node::Fail;
+        let list = listed.then_some((start, end));
         for i in start..end {
             let m = self.moves[i].1;
-            let r = self.try_four(board, a, m, depth, stop);
+            let r = self.try_four(board, a, m, depth, list, stop);
             if r != Node::Fail {
                 result = r;
                 break;
@@ -288,6 +279,84 @@ impl VcfSolver {
             Node::Abort => {}
         }
         result
+    }
+
+    /// Push the attacker's four squares onto `moves` by their order key, from the
+    /// squares of the list two plies up that are still fours and the fours the last
+    /// attacking move `last_a` made along its lines (a stone makes fours only there, and
+    /// the defender's stones make none). Done (true) only if that gives all `total` of
+    /// them (with no forbid-class square, whose exact status any stone may change);
+    /// otherwise nothing is pushed.
+    fn derive_fours(
+        &mut self,
+        board: &mut Board,
+        a: Color,
+        last_a: Pos,
+        parent: Option<(usize, usize)>,
+        total: u32,
+    ) -> bool {
+        let Some((from, to)) = parent else {
+            return false;
+        };
+        if a == Color::Black && board.count(a, Pattern4::Forbid) > 0 {
+            return false;
+        }
+        let start = self.moves.len();
+        for i in from..to {
+            let q = self.moves[i].1;
+            if let Some(rank) = four_rank(board.pattern4(q, a)) {
+                self.moves.push((rank * 16 + order_distance(q, last_a), q));
+            }
+        }
+        let kept = self.moves.len();
+        for d in Dir::ALL {
+            for k in 1..HALF {
+                for q in [last_a.step(d, k), last_a.step(d, -k)] {
+                    if let Some(rank) = four_rank(board.pattern4(q, a)) {
+                        if !self.moves[start..kept].iter().any(|&(_, p)| p == q) {
+                            self.moves.push((rank * 16 + order_distance(q, last_a), q));
+                        }
+                    }
+                }
+            }
+        }
+        if self.moves.len() - start == total as usize {
+            true
+        } else {
+            self.moves.truncate(start);
+            false
+        }
+    }
+
+    /// Push the attacker's four squares (legal ones of the forbid class included) onto
+    /// `moves` by their order key, scanning the board until all `total` counted four and
+    /// forbid-class squares are seen.
+    fn scan_fours(&mut self, board: &mut Board, a: Color, last_a: Pos, total: u32) {
+        let mut left = total;
+        for i in 0..self.squares.len() {
+            let p = self.squares[i];
+            let x = board.pattern4(p, a);
+            let rank = match four_rank(x) {
+                Some(rank) => rank,
+                None if x == Pattern4::Forbid => {
+                    left -= 1;
+                    if !is_four_move(board, p, a) {
+                        if left == 0 {
+                            break;
+                        }
+                        continue;
+                    }
+                    left += 1;
+                    3
+                }
+                None => continue,
+            };
+            self.moves.push((rank * 16 + order_distance(p, last_a), p));
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+        }
     }
 
     /// Count one node; false (and the search aborted) once the node limit is reached or,
@@ -315,6 +384,7 @@ impl VcfSolver {
         a: Color,
         m: Pos,
         depth: i32,
+        list: Option<(usize, usize)>,
         stop: &AtomicBool,
     ) -> Node {
         let d = a.opp();
@@ -363,7 +433,7 @@ impl VcfSolver {
             Reply::Forced(f) => {
                 self.key ^= HASH.stone(d, f);
                 board.place(f, d);
-                let r = self.attack(board, a, depth - 1, m, stop);
+                let r = self.attack(board, a, depth - 1, m, list, stop);
                 board.lift(f);
                 self.key ^= HASH.stone(d, f);
                 match r {
@@ -404,6 +474,29 @@ impl VcfSolver {
         } else {
             Node::Abort
         }
+    }
+}
+
+/// The move-order rank of a four class (straight fours first; `None` for the other
+/// classes, the forbid class included).
+#[inline]
+fn four_rank(x: Pattern4) -> Option<u8> {
+    match x {
+        Pattern4::Flex4 => Some(0),
+        Pattern4::Block4Flex3 => Some(1),
+        Pattern4::Block4Plus => Some(2),
+        Pattern4::Block4 => Some(3),
+        _ => None,
+    }
+}
+
+/// The distance part of a four's order key: from the attacker's last move, if any.
+#[inline]
+fn order_distance(p: Pos, last_a: Pos) -> u8 {
+    if last_a.is_some() {
+        p.distance(last_a).min(15) as u8
+    } else {
+        0
     }
 }
 
