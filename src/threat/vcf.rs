@@ -44,6 +44,9 @@ pub struct VcfSolver {
     squares: Vec<Pos>,
     size: (usize, usize),
     moves: Vec<(u8, Pos)>,
+    /// Per entry of `moves` (once its node reads them): the four's number of five points
+    /// (2 standing for more) and the first.
+    fives: Vec<(u8, Pos)>,
     line_rev: Vec<Pos>,
     line: Vec<Pos>,
     key: u64,
@@ -61,6 +64,7 @@ impl VcfSolver {
             squares: Vec::with_capacity(1024),
             size: (0, 0),
             moves: Vec::with_capacity(4096),
+            fives: Vec::with_capacity(4096),
             line_rev: Vec::with_capacity(256),
             line: Vec::with_capacity(256),
             key: 0,
@@ -259,11 +263,27 @@ impl VcfSolver {
             self.moves[start..].sort_unstable();
         }
         let end = self.moves.len();
+        // Each four's five points, and the table slot of its child prefetched when the
+        // block is single (the probes would miss the cache one after the other).
+        self.fives.resize(end, (0, Pos::NONE));
+        if depth > 1 {
+            for i in start..end {
+                let m = self.moves[i].1;
+                let mut f = [Pos::NONE; 8];
+                let n = board.fives_after(m, a, &mut f);
+                self.fives[i] = (n.min(2) as u8, f[0]);
+                if n == 1 {
+                    self.tt
+                        .prefetch(self.key ^ HASH.stone(a, m) ^ HASH.stone(d, f[0]));
+                }
+            }
+        }
         let mut result = Node::Fail;
         let list = listed.then_some((start, end));
         for i in start..end {
             let m = self.moves[i].1;
-            let r = self.try_four(board, a, m, depth, list, stop);
+            let known = if depth > 1 { Some(self.fives[i]) } else { None };
+            let r = self.try_four(board, a, m, depth, list, known, stop);
             if r != Node::Fail {
                 result = r;
                 break;
@@ -385,13 +405,21 @@ impl VcfSolver {
         m: Pos,
         depth: i32,
         list: Option<(usize, usize)>,
+        known: Option<(u8, Pos)>,
         stop: &AtomicBool,
     ) -> Node {
         let d = a.opp();
         // The four's five points, read from the lines before it is placed (the attacker
-        // has no other: `attack` returns at a five point first).
+        // has no other: `attack` returns at a five point first); `known`: their number
+        // (2 for two or more) and the first, as `attack` read them.
         let mut fives = [Pos::NONE; 8];
-        let n5 = board.fives_after(m, a, &mut fives);
+        let n5 = match known {
+            Some((n, f)) if n < 2 => {
+                fives[0] = f;
+                usize::from(n)
+            }
+            _ => board.fives_after(m, a, &mut fives),
+        };
         debug_assert!(find_five(board, &self.squares, a).is_none());
         // A single five point that the defender may take whatever the four does: the
         // block is forced, and the child's table entry can be read before any stone is
