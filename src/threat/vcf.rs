@@ -281,9 +281,7 @@ impl VcfSolver {
         let mut result = Node::Fail;
         let list = listed.then_some((start, end));
         for i in start..end {
-            let m = self.moves[i].1;
-            let known = if depth > 1 { Some(self.fives[i]) } else { None };
-            let r = self.try_four(board, a, m, depth, list, known, stop);
+            let r = self.try_four(board, a, i, depth, list, stop);
             if r != Node::Fail {
                 result = r;
                 break;
@@ -397,24 +395,24 @@ impl VcfSolver {
         Node::Fail
     }
 
-    /// Play the four `m`, the forced reply, and search on.
+    /// Play the four `moves[i]`, the forced reply, and search on.
     fn try_four(
         &mut self,
         board: &mut Board,
         a: Color,
-        m: Pos,
+        i: usize,
         depth: i32,
         list: Option<(usize, usize)>,
-        known: Option<(u8, Pos)>,
         stop: &AtomicBool,
     ) -> Node {
         let d = a.opp();
+        let m = self.moves[i].1;
         // The four's five points, read from the lines before it is placed (the attacker
-        // has no other: `attack` returns at a five point first); `known`: their number
-        // (2 for two or more) and the first, as `attack` read them.
+        // has no other: `attack` returns at a five point first); `attack` has read their
+        // number (2 for two or more) and the first below the last depth.
         let mut fives = [Pos::NONE; 8];
-        let n5 = match known {
-            Some((n, f)) if n < 2 => {
+        let n5 = match self.fives[i] {
+            (n, f) if depth > 1 && n < 2 => {
                 fives[0] = f;
                 usize::from(n)
             }
