@@ -345,6 +345,12 @@ impl<S: SideSlot> SideTable<S> {
         self.salt = super::tt::salt_of(self.clears);
     }
 
+    /// Prefetch the first cache line of the slot of `key` (where its key is).
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        super::tt::prefetch(&self.slots[self.off + (key as usize & self.mask)]);
+    }
+
     /// The slot of `key`, if it holds that key.
     #[inline]
     fn probe(&self, key: u64) -> Option<&S> {
@@ -911,6 +917,18 @@ impl Dfpn {
                     th_dn.min(eps).min(INF),
                 )
             };
+            // The child's first probes (its table entry, its side table slot and the VCF
+            // questions it asks first) miss the cache one after the other: issued here,
+            // the misses overlap each other and the move.
+            let child = self.key ^ HASH.stone(mover, ch.pos);
+            self.tt.prefetch(child);
+            vcf.prefetch(child ^ VCF_KEY);
+            if or {
+                self.and_cache.prefetch(child);
+                vcf.prefetch(child ^ DEFENDER_VCF_KEY);
+            } else {
+                self.or_cache.prefetch(child);
+            }
             self.place(board, ch.pos, mover);
             let (delta, pending) = (self.delta, self.pending);
             if or {
