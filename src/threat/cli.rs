@@ -80,10 +80,11 @@ impl Default for Options {
 }
 
 /// Default table budget of the VCT solver in `solve` and `solve-bench`, MiB: its df-pn
-/// table gets half (1 M entries), the inner VCF table a quarter. Larger tables lose
-/// fewer proofs at 3 M nodes and more, but the misses into them cost as much time as that
-/// saves within 3 s a puzzle (see RESULTS, threat round 10).
-pub const DEFAULT_VCT_MB: usize = 64;
+/// table gets half (4 M entries), the inner VCF table a quarter. Larger tables lose
+/// fewer proofs at 3 M nodes and more; since the solver prefetches its probes, their
+/// cache misses no longer cost the node rate that bought (see RESULTS, threat rounds 10
+/// and 11).
+pub const DEFAULT_VCT_MB: usize = 256;
 
 /// Parse `--size N --rule R --mode vcf|vct --time-ms T --vct-time-ms T --max-plies P
 /// --data DIR --only S --vct-algo both|dfpn|dfs --vct-nodes N --hash-mb M`.
