@@ -617,9 +617,9 @@ mod tests {
     }
 
     #[test]
-    fn hash_mb_sets_the_vct_table_budget_and_defaults_to_64() {
+    fn hash_mb_sets_the_vct_table_budget_and_defaults_to_256() {
         let args = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
-        assert_eq!(parse_options(&args(&[])).map(|o| o.hash_mb), Ok(64));
+        assert_eq!(parse_options(&args(&[])).map(|o| o.hash_mb), Ok(256));
         let o = parse_options(&args(&["--mode", "vct", "--hash-mb", "32"]));
         assert_eq!(o.map(|o| o.hash_mb), Ok(32));
         assert!(parse_options(&args(&["--hash-mb", "lots"])).is_err());
