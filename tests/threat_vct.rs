@@ -15,7 +15,7 @@ use sente::threat::vcf::{VcfSolver, DERIVED_FOURS_VERIFIED, VERIFY_DERIVED_FOURS
 use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
 use sente::types::{Color, Pos, Rule};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use threat_support::{diagram, quintet_cases, verify_win};
 
 static NO_STOP: AtomicBool = AtomicBool::new(false);
@@ -212,16 +212,25 @@ fn solve_quintet_vct_cases(mut after: impl FnMut(Color)) {
     }
 }
 
+/// Solve the quintet VCT cases (`after` as in [`solve_quintet_vct_cases`]) with the
+/// solver's self-check `flag` set; the number of checks its `counter` gained.
+fn checks_with(flag: &AtomicBool, counter: &AtomicU64, after: impl FnMut(Color)) -> u64 {
+    flag.store(true, Ordering::Relaxed);
+    let before = counter.load(Ordering::Relaxed);
+    solve_quintet_vct_cases(after);
+    counter.load(Ordering::Relaxed) - before
+}
+
 #[test]
 fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
     // Every defence that the df-pn search counts as refuted without a replay (the line
     // provably still works) is replayed here too; a wrong verdict panics in the solver.
-    VERIFY_SHORTCUT.store(true, Ordering::Relaxed);
-    let before = SHORTCUTS_VERIFIED.load(Ordering::Relaxed);
     let mut colours = [false; 2];
-    solve_quintet_vct_cases(|a| colours[a.idx()] = true);
+    let n = checks_with(&VERIFY_SHORTCUT, &SHORTCUTS_VERIFIED, |a| {
+        colours[a.idx()] = true;
+    });
     assert_eq!(colours, [true, true], "both colours attack");
-    assert!(SHORTCUTS_VERIFIED.load(Ordering::Relaxed) > before + 1000);
+    assert!(n > 1000, "{n} shortcuts checked");
 }
 
 #[test]
@@ -230,18 +239,15 @@ fn threats_refuted_by_a_defender_vcf_leave_the_defender_a_working_vcf_line() {
     // gets that VCF's line replayed move by move on the real position (every four a
     // four, every reply forced and legal, the attacker never first to a five); the
     // solver panics on a line that does not hold.
-    VERIFY_DEFENDER_VCF.store(true, Ordering::Relaxed);
-    let before = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
     let mut colours = [false; 2];
-    let mut last = before;
-    solve_quintet_vct_cases(|a| {
+    let mut last = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
+    let n = checks_with(&VERIFY_DEFENDER_VCF, &DEFENDER_VCFS_VERIFIED, |a| {
         let now = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
         if now > last {
             colours[a.idx()] = true;
         }
         last = now;
     });
-    let n = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed) - before;
     assert!(n > 100, "{n} refutations checked");
     assert_eq!(
         colours,
@@ -255,10 +261,7 @@ fn defences_refuted_by_an_earlier_quick_looks_line_leave_the_attacker_a_vcf() {
     // Every candidate defence that the df-pn search counts as refuted because the line
     // of a VCF found after a sibling candidate still replays is given to a fresh VCF
     // solver, which must find a win; the solver panics otherwise.
-    VERIFY_ALT_LINES.store(true, Ordering::Relaxed);
-    let before = ALT_LINES_VERIFIED.load(Ordering::Relaxed);
-    solve_quintet_vct_cases(|_| {});
-    let n = ALT_LINES_VERIFIED.load(Ordering::Relaxed) - before;
+    let n = checks_with(&VERIFY_ALT_LINES, &ALT_LINES_VERIFIED, |_| {});
     assert!(n > 100, "{n} refutations checked");
 }
 
@@ -266,10 +269,7 @@ fn defences_refuted_by_an_earlier_quick_looks_line_leave_the_attacker_a_vcf() {
 fn cached_and_expansions_match_the_ones_generated_afresh() {
     // Every AND node that the side table would expand is expanded afresh too (pass
     // test, line, candidate defences); the solver panics if the two differ.
-    VERIFY_AND_CACHE.store(true, Ordering::Relaxed);
-    let before = AND_CACHE_VERIFIED.load(Ordering::Relaxed);
-    solve_quintet_vct_cases(|_| {});
-    let n = AND_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
+    let n = checks_with(&VERIFY_AND_CACHE, &AND_CACHE_VERIFIED, |_| {});
     assert!(n > 300, "{n} hits checked");
 }
 
@@ -278,10 +278,7 @@ fn cached_or_threats_match_the_ones_generated_afresh() {
     // Every OR node whose threats the side table holds scans the board afresh too
     // (squares, classes, the defender's fours after each threat); the solver panics if
     // the two differ.
-    VERIFY_OR_CACHE.store(true, Ordering::Relaxed);
-    let before = OR_CACHE_VERIFIED.load(Ordering::Relaxed);
-    solve_quintet_vct_cases(|_| {});
-    let n = OR_CACHE_VERIFIED.load(Ordering::Relaxed) - before;
+    let n = checks_with(&VERIFY_OR_CACHE, &OR_CACHE_VERIFIED, |_| {});
     assert!(n > 300, "{n} hits checked");
 }
 
@@ -290,10 +287,7 @@ fn four_lists_derived_from_the_parents_match_a_scan_of_the_board() {
     // Every VCF node that derives its attacker's four squares from the list two plies up
     // and the last four's lines also scans the whole board; the solver panics if the
     // two lists differ.
-    VERIFY_DERIVED_FOURS.store(true, Ordering::Relaxed);
-    let before = DERIVED_FOURS_VERIFIED.load(Ordering::Relaxed);
-    solve_quintet_vct_cases(|_| {});
-    let n = DERIVED_FOURS_VERIFIED.load(Ordering::Relaxed) - before;
+    let n = checks_with(&VERIFY_DERIVED_FOURS, &DERIVED_FOURS_VERIFIED, |_| {});
     assert!(n > 1000, "{n} derived lists checked");
 }
 

@@ -307,7 +307,7 @@ impl VcfSolver {
     /// otherwise nothing is pushed.
     fn derive_fours(
         &mut self,
-        board: &mut Board,
+        board: &Board,
         a: Color,
         last_a: Pos,
         parent: Option<(usize, usize)>,
