@@ -12,6 +12,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod firstmove;
 mod mem;
 pub mod movegen;
 pub mod pattern;

@@ -38,6 +38,20 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("bench-firstmove") => {
+            // bench-firstmove [runs] [turn_ms] [engine]: fresh processes of `engine`
+            // (default: this executable).
+            let runs = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(10);
+            let turn = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(500);
+            let exe = args.get(3).cloned().unwrap_or_else(|| {
+                std::env::current_exe()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| "pbrain-sente".into())
+            });
+            for line in sente::firstmove::firstmove_bench(&exe, runs, turn) {
+                println!("{line}");
+            }
+        }
         Some("solve") => std::process::exit(sente::threat::cli::run(&args[1..])),
         Some("solve-bench") => std::process::exit(sente::threat::cli::bench(&args[1..])),
         Some(other) => {
