@@ -24,12 +24,17 @@ pub(crate) fn power_of_two_slots(bytes: usize, slot: usize, min: usize) -> usize
 /// Types whose all-zero bit pattern is a valid value, equal to their `Default`.
 ///
 /// # Safety
-/// Implement it only for types made of plain integers (and arrays of them), whose
-/// `Default` is all zeros: [`zeroed_table`] creates values of them from zeroed memory.
-pub(crate) unsafe trait Zeroable: Copy + Default {}
+/// Implement it only for types made of plain integers (and arrays of them) or integer
+/// atomics, whose `Default` is all zeros: [`zeroed_table`] creates values of them from
+/// zeroed memory.
+pub(crate) unsafe trait Zeroable: Default {}
 
 // SAFETY: an integer; its default is 0.
 unsafe impl Zeroable for u64 {}
+
+// SAFETY: an atomic integer has the size and bit validity of its integer (std docs);
+// its default is 0. The search's table shares its words between threads.
+unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 
 /// A table of `n` default (all-zero) elements, lazily mapped, and the index of its first
 /// element in the returned vector. A table of at least one huge page starts at the first
@@ -50,7 +55,7 @@ pub(crate) fn zeroed_table<T: Zeroable>(n: usize) -> (Vec<T>, usize) {
         n
     };
     if total == 0 || std::mem::size_of::<T>() == 0 {
-        return (vec![T::default(); n], 0);
+        return ((0..n).map(|_| T::default()).collect(), 0);
     }
     let layout = std::alloc::Layout::array::<T>(total).expect("table size overflows");
     // SAFETY: `layout` has a non-zero size (checked above). The block comes from the

@@ -1,8 +1,15 @@
 //! The transposition table: a fixed array of 4-entry buckets, allocated once per size
 //! change, that remembers search results by Zobrist key.
 //!
-//! Each entry is two `u64` words: the full key, and packed data (value, best move, depth,
-//! bound, generation). The table is a flat `Vec<u64>` allocated zeroed, so the operating
+//! Each entry is two `u64` words: the full key XOR the data word, and packed data (value,
+//! best move, depth, bound, generation). The search threads share one table without
+//! locks: every word is an `AtomicU64` read and written with `Relaxed` ordering (plain
+//! loads and stores on x86-64), so threads never race in Rust's sense, but another
+//! thread may replace an entry between the two loads of a probe or the two stores of a
+//! store. Such a torn entry pairs one entry's data with another's check word, and the
+//! XOR no longer gives the probed key: it reads as a miss, as an empty slot would (the
+//! idea of Hyatt and Mann's lockless hashing). The table is a flat vector allocated
+//! zeroed, so the operating
 //! system maps pages lazily and creating a large table costs almost nothing until the
 //! search touches it. Touching is what costs: a first write to a page is a page fault
 //! (measured here: 128 MiB take 0.2–0.3 s to fault in, against ~15 ms to `memset` once
@@ -13,6 +20,8 @@
 //! transparent huge pages (`madvise`), which spares most probes a TLB miss. Mate scores
 //! are stored relative to the node (distance from the node, not from the root) and
 //! converted back on probe.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::mem::zeroed_table;
 use crate::types::{Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX};
@@ -195,8 +204,9 @@ pub struct Tt {
     /// of the same depth in this search), as MTD(f) needs; otherwise each store
     /// replaces the entry's bound.
     pub two_bounds: bool,
-    /// The buckets, from word `off` on (see [`table_words`]).
-    words: Vec<u64>,
+    /// The buckets, from word `off` on: per entry the check word (key XOR data), then
+    /// the data word.
+    words: Vec<AtomicU64>,
     /// Index of the first bucket's first word in `words`.
     off: usize,
     buckets: usize,
@@ -224,7 +234,7 @@ impl Tt {
     #[must_use]
     pub fn new(bytes: usize) -> Tt {
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        let (words, off) = zeroed_table::<u64>(buckets * WORDS);
+        let (words, off) = zeroed_table::<AtomicU64>(buckets * WORDS);
         let mut t = Tt {
             two_bounds: false,
             words,
@@ -268,8 +278,8 @@ impl Tt {
         while i < end {
             // The word is written back unchanged; `black_box` keeps the write (the
             // page fault) from being optimised away.
-            let w = self.words[self.off + i];
-            self.words[self.off + i] = std::hint::black_box(w);
+            let w = self.words[self.off + i].get_mut();
+            *w = std::hint::black_box(*w);
             i += PAGE_WORDS;
         }
         self.warm_words = end;
@@ -304,10 +314,12 @@ impl Tt {
     /// fault it all in at once).
     pub fn clear(&mut self) {
         if self.warm_words >= self.buckets * WORDS {
-            self.words.fill(0);
+            for w in &mut self.words {
+                *w.get_mut() = 0;
+            }
         } else {
             self.words = Vec::new();
-            (self.words, self.off) = zeroed_table::<u64>(self.buckets * WORDS);
+            (self.words, self.off) = zeroed_table::<AtomicU64>(self.buckets * WORDS);
             self.warm_words = 0;
         }
         self.activate();
@@ -337,7 +349,7 @@ impl Tt {
             if let Some(w) = self.words.get(self.bucket(key)) {
                 // SAFETY: a prefetch is only a hint: it never faults and has no effect
                 // on memory; SSE is part of every x86_64 target.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(w).cast::<i8>()) };
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(w.as_ptr().cast::<i8>().cast_const()) };
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -351,8 +363,9 @@ impl Tt {
         let b = self.bucket(key);
         let stored_key = key | 1; // never 0, so an all-zero slot never matches
         for i in 0..BUCKET {
-            if self.words[b + 2 * i] == stored_key {
-                let d = Data::unpack(self.words[b + 2 * i + 1]);
+            let data = self.words[b + 2 * i + 1].load(Relaxed);
+            if self.words[b + 2 * i].load(Relaxed) ^ data == stored_key {
+                let d = Data::unpack(data);
                 if d.bound == Bound::None {
                     return None;
                 }
@@ -390,7 +403,7 @@ impl Tt {
     /// With [`Tt::two_bounds`], a bound from a search of the same depth in this search is
     /// merged with the one stored.
     #[inline]
-    pub fn store(&mut self, key: u64, ply: i32, value: Value, best: Pos, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, ply: i32, value: Value, best: Pos, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let stored_key = key | 1;
         let generation = self.generation & GEN_MASK;
@@ -398,8 +411,9 @@ impl Tt {
         let mut victim = 0;
         let mut victim_score = i32::MAX;
         for i in 0..BUCKET {
-            let k = self.words[b + 2 * i];
-            let old = Data::unpack(self.words[b + 2 * i + 1]);
+            let w = self.words[b + 2 * i + 1].load(Relaxed);
+            let k = self.words[b + 2 * i].load(Relaxed) ^ w;
+            let old = Data::unpack(w);
             if k == stored_key {
                 let this_search = old.generation == generation;
                 // Same position: keep a deeper exact result of this search unless this
@@ -421,7 +435,7 @@ impl Tt {
                     let best = if best.is_some() { best } else { old.best };
                     Data { best, ..new }
                 };
-                self.words[b + 2 * i + 1] = data.pack();
+                self.write(b + 2 * i, stored_key, data.pack());
                 return;
             }
             let score = if old.bound == Bound::None {
@@ -434,8 +448,15 @@ impl Tt {
                 victim = i;
             }
         }
-        self.words[b + 2 * victim] = stored_key;
-        self.words[b + 2 * victim + 1] = new.pack();
+        self.write(b + 2 * victim, stored_key, new.pack());
+    }
+
+    /// Write the entry at word `i`: the data, then the check word (see the module docs
+    /// for what a reader sees between the two).
+    #[inline]
+    fn write(&self, i: usize, stored_key: u64, data: u64) {
+        self.words[i + 1].store(data, Relaxed);
+        self.words[i].store(stored_key ^ data, Relaxed);
     }
 
     /// Per-mille of the first 1000 buckets' slots used by the current search.
@@ -445,7 +466,7 @@ impl Tt {
         let mut used = 0;
         for b in 0..n {
             for i in 0..BUCKET {
-                let d = Data::unpack(self.words[self.off + b * WORDS + 2 * i + 1]);
+                let d = Data::unpack(self.words[self.off + b * WORDS + 2 * i + 1].load(Relaxed));
                 if d.bound != Bound::None && d.generation == self.generation & GEN_MASK {
                     used += 1;
                 }
@@ -597,6 +618,65 @@ mod tests {
         // A table no larger than the minimum is used whole from the start.
         let small = Tt::new(1 << 16);
         assert_eq!(small.active_bytes(), small.bytes());
+    }
+
+    /// An entry whose data word was replaced without its check word (a store of
+    /// another thread seen halfway) reads as a miss, and so does one whose check word
+    /// was replaced alone; a complete store is found again.
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let t = Tt::new(1 << 16);
+        let key = 0x0123_4567_89ab_cdef;
+        t.store(key, 0, 55, Pos::new(4, 4), 9, Bound::Exact);
+        let b = t.bucket(key);
+        let slot = (0..BUCKET)
+            .find(|&i| t.words[b + 2 * i].load(Relaxed) != 0)
+            .expect("stored");
+        let (check, data) = (&t.words[b + 2 * slot], &t.words[b + 2 * slot + 1]);
+        let good = (check.load(Relaxed), data.load(Relaxed));
+        let other = Data::single(-70, Pos::new(1, 2), 3, Bound::Lower, 0).pack();
+        data.store(other, Relaxed);
+        assert!(t.probe(key, 0).is_none(), "new data, old check word");
+        data.store(good.1, Relaxed);
+        check.store(0x1111 ^ other, Relaxed);
+        assert!(t.probe(key, 0).is_none(), "old data, new check word");
+        check.store(good.0, Relaxed);
+        assert_eq!(t.probe(key, 0).map(|h| h.value), Some(55));
+    }
+
+    /// Four threads store and probe the same 63 keys in two buckets at once, each entry's
+    /// value and move derived from its key: every hit must carry its own key's data,
+    /// whatever the interleaving. (On x86-64 a torn pair is rare here even without the
+    /// check word, since both words of an entry share a cache line and the two stores
+    /// leave the store buffer together; `a_torn_entry_reads_as_a_miss` builds one.)
+    #[test]
+    fn concurrent_stores_never_hand_out_another_keys_data() {
+        let t = Tt::new(2 * BUCKET_BYTES); // two buckets: constant replacement
+        let keys: Vec<u64> = (1..64u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        let value_of = |k: u64| (k >> 40) as Value % 20_000 - 10_000;
+        let move_of = |k: u64| Pos::new((k >> 8) as usize % 15, (k >> 16) as usize % 15);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for id in 0..4u64 {
+                let (t, keys, hits) = (&t, &keys, &hits);
+                s.spawn(move || {
+                    for round in 0..20_000u64 {
+                        for (j, &k) in keys.iter().enumerate() {
+                            if (j as u64 + round + id).is_multiple_of(3) {
+                                let depth = ((round + id) % 30) as i32;
+                                t.store(k, 0, value_of(k), move_of(k), depth, Bound::Exact);
+                            } else if let Some(h) = t.probe(k, 0) {
+                                assert_eq!((h.value, h.best), (value_of(k), move_of(k)));
+                                hits.fetch_add(1, Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 0);
     }
 
     #[test]
