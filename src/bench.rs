@@ -256,6 +256,75 @@ pub fn search_bench(depth: i32, spec: &str) -> Vec<String> {
     out
 }
 
+/// The search bench's positions with `threads` search threads (Lazy SMP): each is
+/// searched to `depth` by the main thread with a fresh 16 MB table, as in
+/// [`search_bench`] (parameters `spec`, the threat budgets of a 1 s move). The node
+/// counts are those of every thread and vary from run to run. Returns the report
+/// lines; the last is `Bench-threads: <n> threads <nodes> nodes <nps> nps <ms> ms`,
+/// the total node rate over the searches' wall-clock time.
+#[must_use]
+pub fn threads_bench(threads: usize, depth: i32, spec: &str) -> Vec<String> {
+    use crate::search::{params::SearchParams, Searcher};
+    use crate::time::SearchLimits;
+    let mut out = Vec::new();
+    let mut params = SearchParams::default();
+    if let Err(e) = params.apply(spec) {
+        return vec![format!("bad parameters: {e}")];
+    }
+    let params = with_turn_threat_budgets(&params, BENCH_THREAT_TURN_MS);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let _ = Board::new(15, 15, rule);
+    }
+    let threads = threads.max(1);
+    let mut total_nodes = 0u64;
+    let mut wall = std::time::Duration::ZERO;
+    let mut cpu_ms = Some(0u64);
+    for (i, &(size, rule, moves)) in BENCH_POSITIONS.iter().enumerate() {
+        let moves = parse_moves(moves).expect("bench moves parse");
+        let mut b = board_from(size, rule, &moves).expect("bench position is legal");
+        let mut s = Searcher::with_threads(BENCH_TT_BYTES, params.clone(), threads);
+        while s.prefault(usize::MAX) {}
+        let mut limits =
+            SearchLimits::fixed(std::time::Duration::from_secs(86_400), Instant::now());
+        limits.max_depth = Some(depth);
+        let t0 = Instant::now();
+        let c0 = process_cpu_ms();
+        let r = s.go(&mut b, &limits, None, &mut |_| {});
+        let took = t0.elapsed();
+        wall += took;
+        cpu_ms = match (cpu_ms, c0, process_cpu_ms()) {
+            (Some(sum), Some(a), Some(z)) => Some(sum + z.saturating_sub(a)),
+            _ => None,
+        };
+        total_nodes += r.nodes;
+        out.push(format!(
+            "position {:2} ({} {}): depth {} value {} best {} nodes {} time {} ms",
+            i + 1,
+            rule.name(),
+            size,
+            r.depth,
+            r.value,
+            r.best,
+            r.nodes,
+            took.as_millis()
+        ));
+    }
+    let ms = wall.as_millis().max(1);
+    let nps = u128::from(total_nodes) * 1000 / ms;
+    if let Some(cpu) = cpu_ms {
+        // How many cores the threads got on average (the rest went to other processes).
+        out.push(format!(
+            "CPU: {cpu} ms of the process in {ms} ms = {:.2} cores busy, {} nodes per CPU second",
+            cpu as f64 / ms as f64,
+            u128::from(total_nodes) * 1000 / u128::from(cpu.max(1))
+        ));
+    }
+    out.push(format!(
+        "Bench-threads: {threads} threads {total_nodes} nodes {nps} nps {ms} ms"
+    ));
+    out
+}
+
 /// Search an early 15×15 freestyle position for `ms` milliseconds with the search
 /// parameters `spec` (`SearchParams::apply` syntax, "" = defaults) and report the depth
 /// reached per iteration; the last line is `Depth: <d> in <ms> ms (<nodes> nodes)`.

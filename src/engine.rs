@@ -38,6 +38,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     memory_limit: u64,
     hash_kib: Option<u64>,
+    /// Search threads (`INFO thread_num`, capped at [`max_threads`]).
     threads: usize,
     search_enabled: bool,
     /// The search with its tables (created when the table size is first known).
@@ -47,9 +48,9 @@ pub struct Engine {
     searched: Option<(usize, usize, Rule)>,
     /// Raises the stop flag at the hard deadline of a running search.
     watchdog: Option<Watchdog>,
-    /// The table budget `searcher` was created with (its split between tables is the
-    /// search's business).
-    tables_for: usize,
+    /// The table budget and thread count `searcher` was created with (its split
+    /// between tables is the search's business).
+    tables_for: (usize, usize),
     /// Search parameters set by `INFO <param> <value>` (defaults otherwise); kept here so
     /// they survive a resize of the tables.
     params: SearchParams,
@@ -60,14 +61,37 @@ pub struct Engine {
 /// RSS without tables: ~10 MiB idle, ~22 MiB during a search.
 pub const NON_TT_MEMORY: u64 = 24 << 20;
 
-/// Total size in bytes of the search tables (the search splits it between its
-/// transposition table and the threat solvers' tables) for a memory budget and an
-/// optional explicit hash size: the hash size if given (capped by the budget), else the
-/// default size, capped at three quarters of what the budget leaves after
-/// [`NON_TT_MEMORY`]; at least 64 KiB.
+/// Memory outside the tables that each helper search thread adds: its frames (~1 MiB),
+/// its copy of the board, its solvers' work lists and the part of its stack it
+/// touches.
+pub const HELPER_MEMORY: u64 = 4 << 20;
+
+/// The most search threads `INFO thread_num` may ask for: the number of threads the
+/// operating system lets this process run at once (`available_parallelism`, 1 if
+/// unknown). The environment variable `SENTE_MAX_THREADS` replaces it (for measuring
+/// many threads on a small machine).
 #[must_use]
-pub fn tt_bytes_for(memory_limit: u64, hash_kib: Option<u64>) -> usize {
-    let budget = memory_limit.saturating_sub(NON_TT_MEMORY) / 4 * 3;
+pub fn max_threads() -> usize {
+    if let Some(n) = std::env::var("SENTE_MAX_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.clamp(1, 256);
+    }
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// Total size in bytes of the search tables (the search splits it between its
+/// transposition table and the threat solvers' tables of every thread) for a memory
+/// budget, an optional explicit hash size and a thread count: the hash size if given
+/// (capped by the budget), else the default size, capped at three quarters of what the
+/// budget leaves after [`NON_TT_MEMORY`] and [`HELPER_MEMORY`] per helper thread; at
+/// least 64 KiB.
+#[must_use]
+pub fn tt_bytes_for(memory_limit: u64, hash_kib: Option<u64>, threads: usize) -> usize {
+    let helpers = u64::try_from(threads.max(1) - 1).unwrap_or(u64::MAX);
+    let outside = NON_TT_MEMORY.saturating_add(helpers.saturating_mul(HELPER_MEMORY));
+    let budget = memory_limit.saturating_sub(outside) / 4 * 3;
     let want = match hash_kib {
         Some(k) if k > 0 => k.saturating_mul(1024),
         _ => crate::search::DEFAULT_TT_BYTES as u64,
@@ -102,7 +126,7 @@ impl Engine {
             searcher: None,
             searched: None,
             watchdog: None,
-            tables_for: 0,
+            tables_for: (0, 0),
             params: SearchParams::default(),
         }
     }
@@ -120,7 +144,7 @@ impl Engine {
     /// Bytes of the search tables the current settings ask for ([`tt_bytes_for`]).
     #[must_use]
     pub fn table_bytes(&self) -> usize {
-        tt_bytes_for(self.memory_limit, self.hash_kib)
+        tt_bytes_for(self.memory_limit, self.hash_kib, self.threads)
     }
 
     /// Size of the allocated transposition table in bytes (0 before the first `START`
@@ -137,15 +161,15 @@ impl Engine {
         if !self.search_enabled {
             return;
         }
-        let bytes = self.table_bytes();
-        if self.searcher.is_some() && self.tables_for == bytes {
+        let want = (self.table_bytes(), self.threads);
+        if self.searcher.is_some() && self.tables_for == want {
             return;
         }
         // Free the old tables before mapping the new ones (peak memory).
         self.searcher = None;
         self.searched = None;
-        self.searcher = Some(Searcher::new(bytes, self.params.clone()));
-        self.tables_for = bytes;
+        self.searcher = Some(Searcher::with_threads(want.0, self.params.clone(), want.1));
+        self.tables_for = want;
     }
 
     /// Clear the tables if they hold results of another board size or rule.
@@ -304,9 +328,15 @@ impl Engine {
         self.hash_kib
     }
 
-    /// Number of search threads (`INFO thread_num`); stored for the search.
+    /// Number of search threads (`INFO thread_num`): at least 1, at most
+    /// [`max_threads`]. The tables are re-made at once (empty) if a game was started and
+    /// the number changed, as for a new memory limit: the split between the threads'
+    /// tables depends on it.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, max_threads());
+        if self.searcher.is_some() {
+            self.prepare_tables();
+        }
     }
 
     /// Number of search threads.
@@ -856,11 +886,11 @@ mod tests {
         assert_eq!(e.allocated_tt_bytes(), 0, "INFO before START only records");
         e.new_game(15, 15, Rule::Freestyle).unwrap();
         let full = e.allocated_tt_bytes();
-        assert!(full > 0 && full <= tt_bytes_for(367_001_600, None));
+        assert!(full > 0 && full <= tt_bytes_for(367_001_600, None, 1));
         // A smaller limit after START resizes at once, not at the next search.
         e.set_memory_limit(50_000_000);
         let small = e.allocated_tt_bytes();
-        assert!(small > 0 && small < full && small <= tt_bytes_for(50_000_000, None));
+        assert!(small > 0 && small < full && small <= tt_bytes_for(50_000_000, None, 1));
         e.set_hash_kib(1024);
         assert!(e.allocated_tt_bytes() <= 1 << 20);
         assert!(e.allocated_tt_bytes() > (1 << 20) - (1 << 10));
@@ -882,13 +912,13 @@ mod tests {
             2_147_483_647,
             1 << 40,
         ] {
-            let t = tt_bytes_for(limit, None) as u64;
+            let t = tt_bytes_for(limit, None, 1) as u64;
             assert!(
                 t + NON_TT_MEMORY <= limit.max(NON_TT_MEMORY + 64 * 1024),
                 "{limit}"
             );
             // An explicit hash size never breaks the limit either.
-            let h = tt_bytes_for(limit, Some(1 << 30)) as u64;
+            let h = tt_bytes_for(limit, Some(1 << 30), 1) as u64;
             assert!(h + NON_TT_MEMORY <= limit.max(NON_TT_MEMORY + 64 * 1024));
         }
     }

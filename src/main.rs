@@ -25,6 +25,18 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("bench-threads") => {
+            // bench-threads N [depth] [params]
+            let threads = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(2);
+            let depth = args
+                .get(2)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(sente::bench::BENCH_DEPTH);
+            let spec = args.get(3).map_or("", String::as_str);
+            for line in sente::bench::threads_bench(threads, depth, spec) {
+                println!("{line}");
+            }
+        }
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);

@@ -298,11 +298,11 @@ fn each_completed_iteration_is_reported_once() {
 fn table_size_respects_the_memory_budget() {
     let mib = 1u64 << 20;
     for limit in [40 * mib, 100 * mib, 350 * mib, 4096 * mib] {
-        let t = tt_bytes_for(limit, None) as u64;
+        let t = tt_bytes_for(limit, None, 1) as u64;
         assert!(t + NON_TT_MEMORY <= limit, "{limit}: {t}");
     }
-    assert_eq!(tt_bytes_for(350 * mib, Some(1024)), 1024 * 1024);
-    assert!(tt_bytes_for(64 * mib, Some(1 << 30)) as u64 + NON_TT_MEMORY <= 64 * mib);
+    assert_eq!(tt_bytes_for(350 * mib, Some(1024), 1), 1024 * 1024);
+    assert!(tt_bytes_for(64 * mib, Some(1 << 30), 1) as u64 + NON_TT_MEMORY <= 64 * mib);
 }
 
 #[test]

@@ -427,7 +427,10 @@ impl<W: Write> Session<W> {
                 self.emit(&reply::message("hash cleared"));
             }
             Command::YxShowInfo => {
-                self.emit(&reply::message("INFO MAX_THREAD_NUM 1"));
+                self.emit(&reply::message(&format!(
+                    "INFO MAX_THREAD_NUM {}",
+                    crate::engine::max_threads()
+                )));
                 self.emit(&reply::message("INFO MAX_HASH_SIZE 30"));
             }
         }
@@ -865,7 +868,7 @@ mod tests {
         let bytes = s.engine().allocated_tt_bytes();
         assert_eq!(
             bytes,
-            crate::engine::tt_bytes_for(367_001_600, None) / 64 * 64
+            crate::engine::tt_bytes_for(367_001_600, None, 1) / 64 * 64
         );
         s.handle(Incoming::now(3, "INFO max_memory 50000000"));
         assert!(s.engine().allocated_tt_bytes() < bytes);

@@ -5,14 +5,23 @@
 //! Time: the hard limit (`SearchLimits::maximum`), the node limit and the stop flag are
 //! polled every `check_interval` nodes; the soft limit (`optimum`) is checked between
 //! iterations, stretched when the best move changed or the value dropped. With depth or
-//! node limits and no time pressure the search is deterministic.
+//! node limits and no time pressure a one-thread search is deterministic.
+//!
+//! Threads (Lazy SMP, [`Searcher::set_threads`]): the main thread runs the search as
+//! with one thread (root threat phase, root moves, iterative deepening with the time
+//! rules). Helper threads, each with its own frames, history, killers and threat
+//! solvers, start with the iterative deepening on the same root moves and share only
+//! the transposition table; helper `i` skips some depths ([`helper_skips`]) so that the
+//! threads spread over two or more depths instead of searching one tree in step. When
+//! the main thread stops, it stops the helpers and plays the move of the deepest
+//! completed iteration that also has a better value than its own ([`pick_result`]).
 
 pub mod alphabeta;
 pub mod params;
 pub mod stack;
 pub mod threats;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,7 +34,7 @@ use crate::tt::{Bound, Tt};
 use crate::types::{is_mate, Pos, SearchInfo, Value, NUM_CELLS, VALUE_INFINITE, VALUE_MATE};
 use params::{Driver, SearchParams};
 use stack::{new_stack, Frame, MAX_PLY};
-use threats::{split_bytes, RootBudgets, RootThreat, Threats};
+use threats::{split_tables, RootBudgets, RootThreat, Threats};
 
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
@@ -53,6 +62,28 @@ pub fn reduction(p: &SearchParams, depth: usize, i: usize) -> i32 {
 /// Default transposition table size when nothing else is known (bytes).
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 
+/// Stack size of a helper search thread (reserved address space; only the part the
+/// search touches, a few hundred KiB, becomes resident). The same as the main thread's
+/// usual 8 MiB, so that a helper recurses as deep as the main thread can.
+pub const HELPER_STACK_BYTES: usize = 8 << 20;
+
+/// Stockfish's skip tables (before 2019): helper `i` uses entry `(i - 1) % 20`.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// True if helper thread `id` (1, 2, …; the main thread is 0 and skips nothing) skips
+/// the iteration of `depth`: helper 1 searches the even depths, helper 2 the odd ones,
+/// helpers 3–6 two depths of every four, and so on, so that at any time the threads
+/// are spread over several depths.
+#[must_use]
+pub fn helper_skips(id: usize, depth: i32) -> bool {
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % SKIP_SIZE.len();
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+}
+
 /// What a search returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -74,8 +105,9 @@ pub struct SearchResult {
 pub struct Core {
     /// Parameters.
     pub params: SearchParams,
-    /// Transposition table.
-    pub tt: Tt,
+    /// Transposition table, shared with the helper threads during a search (between
+    /// searches the main thread's reference is the only one, see [`Core::tt_mut`]).
+    pub tt: Arc<Tt>,
     history: Box<[[i32; NUM_CELLS]; 2]>,
     /// Late-move reductions by [depth][move index], from the parameters.
     reductions: Box<[[i8; LMR_TABLE]; LMR_TABLE]>,
@@ -90,22 +122,81 @@ pub struct Core {
     pub threats: Threats,
     /// Stop flag handed to the leaf solver when the search has none.
     never: AtomicBool,
+    /// With helper threads: the nodes of every thread, each adding its own at its polls
+    /// (the node limit counts them all).
+    counter: Option<Arc<AtomicU64>>,
+    /// This thread's nodes already added to `counter`.
+    reported: u64,
+    /// A helper's second stop flag: the main thread's outside one (`stop` is the flag
+    /// the main thread raises when it is done).
+    outside: Option<Arc<AtomicBool>>,
 }
 
 impl Core {
+    /// A core with a share of `tt` and solver tables of (`vcf`, `vct`, `cache`) bytes.
+    fn new(params: SearchParams, tt: Arc<Tt>, solvers: (usize, usize, usize)) -> Core {
+        Core {
+            params,
+            tt,
+            history: Box::new([[0; NUM_CELLS]; 2]),
+            reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            stopped: false,
+            stop: None,
+            hard_deadline: None,
+            max_nodes: u64::MAX,
+            threats: Threats::new(solvers.0, solvers.1, solvers.2),
+            never: AtomicBool::new(false),
+            counter: None,
+            reported: 0,
+            outside: None,
+        }
+    }
+
+    /// The table, to change it between searches, when no helper holds a reference.
+    fn tt_mut(&mut self) -> Option<&mut Tt> {
+        let t = Arc::get_mut(&mut self.tt);
+        debug_assert!(t.is_some(), "the table is shared only during a search");
+        t
+    }
+
     /// Check the stop flag, the node limit and the hard deadline.
     fn poll(&mut self) {
         self.next_check = self.nodes + self.params.check_interval;
-        if self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-            || self.nodes >= self.max_nodes
+        let nodes = match &self.counter {
+            None => self.nodes,
+            Some(c) => {
+                let add = self.nodes - self.reported;
+                self.reported = self.nodes;
+                c.fetch_add(add, Ordering::Relaxed) + add
+            }
+        };
+        let raised =
+            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+        if raised(&self.stop)
+            || raised(&self.outside)
+            || nodes >= self.max_nodes
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.stopped = true;
         }
     }
+
+    /// Nodes of this search so far, every thread's (as far as they have reported).
+    fn total_nodes(&self) -> u64 {
+        match &self.counter {
+            None => self.nodes,
+            Some(c) => c.load(Ordering::Relaxed) + (self.nodes - self.reported),
+        }
+    }
+}
+
+/// A helper thread's own search state.
+struct Worker {
+    core: Core,
+    stack: Vec<Frame>,
 }
 
 // One searcher per engine: owns the TT and the preallocated per-ply frames so that
@@ -114,31 +205,55 @@ impl Core {
 pub struct Searcher {
     core: Core,
     stack: Vec<Frame>,
+    /// Helper threads' state (threads − 1 of them).
+    helpers: Vec<Worker>,
+    /// The byte budget of every table together.
+    table_bytes: usize,
 }
 
 impl Searcher {
-    /// A searcher using about `tt_bytes` bytes of tables in all: the transposition
-    /// table and the threat solvers' tables share them (see [`threats::split_bytes`]).
+    /// A one-thread searcher using about `tt_bytes` bytes of tables in all: the
+    /// transposition table and the threat solvers' tables share them (see
+    /// [`threats::split_bytes`]).
     #[must_use]
     pub fn new(tt_bytes: usize, params: SearchParams) -> Searcher {
-        let (tt, vcf, vct, cache) = split_bytes(tt_bytes);
+        Searcher::with_threads(tt_bytes, params, 1)
+    }
+
+    /// A searcher of `threads` threads (at least 1) using about `tt_bytes` bytes of
+    /// tables in all, the helpers' solver tables included (see [`threats::split_tables`]).
+    #[must_use]
+    pub fn with_threads(tt_bytes: usize, params: SearchParams, threads: usize) -> Searcher {
+        let split = split_tables(tt_bytes, threads);
+        let helpers = (1..threads.max(1))
+            .map(|_| Worker {
+                core: Core::new(params.clone(), idle_tt(), split.helper),
+                stack: new_stack(),
+            })
+            .collect();
         Searcher {
-            core: Core {
-                params,
-                tt: Tt::new(tt),
-                history: Box::new([[0; NUM_CELLS]; 2]),
-                reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
-                nodes: 0,
-                next_check: 0,
-                seldepth: 0,
-                stopped: false,
-                stop: None,
-                hard_deadline: None,
-                max_nodes: u64::MAX,
-                threats: Threats::new(vcf, vct, cache),
-                never: AtomicBool::new(false),
-            },
+            core: Core::new(params, Arc::new(Tt::new(split.tt)), split.main),
             stack: new_stack(),
+            helpers,
+            table_bytes: tt_bytes,
+        }
+    }
+
+    /// Number of search threads.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
+    }
+
+    /// Use `threads` threads (at least 1). The tables are split anew, so a change
+    /// empties them.
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads.max(1) != self.threads() {
+            let params = self.core.params.clone();
+            let bytes = self.table_bytes;
+            // Free the old tables before the new ones are made (peak memory).
+            *self = Searcher::new(0, params.clone());
+            *self = Searcher::with_threads(bytes, params, threads);
         }
     }
 
@@ -150,18 +265,29 @@ impl Searcher {
 
     /// Replace the parameters (the leaf cache depends on them: it is cleared).
     pub fn set_params(&mut self, params: SearchParams) {
-        if params != self.core.params {
-            self.core.threats.clear();
+        let helpers = self.helpers.iter_mut().map(|w| &mut w.core);
+        for core in std::iter::once(&mut self.core).chain(helpers) {
+            if params != core.params {
+                core.threats.clear();
+            }
+            core.params = params.clone();
         }
-        self.core.params = params;
     }
 
-    /// Resize the tables to a total of `bytes` (split as in [`Searcher::new`]; no-op if
-    /// the size is unchanged).
+    /// Resize the tables to a total of `bytes` (split as in [`Searcher::with_threads`];
+    /// no-op if the size is unchanged).
     pub fn resize_tt(&mut self, bytes: usize) {
-        let (tt, vcf, vct, cache) = split_bytes(bytes);
-        self.core.tt.resize(tt);
+        let split = split_tables(bytes, self.threads());
+        if let Some(tt) = self.core.tt_mut() {
+            tt.resize(split.tt);
+        }
+        let (vcf, vct, cache) = split.main;
         self.core.threats.resize(vcf, vct, cache);
+        let (vcf, vct, cache) = split.helper;
+        for w in &mut self.helpers {
+            w.core.threats.resize(vcf, vct, cache);
+        }
+        self.table_bytes = bytes;
     }
 
     /// Only the root threat phase of a search of `board` within `limits` (for
@@ -171,30 +297,42 @@ impl Searcher {
         self.core.root_threats(board, limits)
     }
 
-    /// Bytes of the transposition table plus the threat solvers' tables.
+    /// Bytes of the transposition table plus every thread's threat solver tables.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
-        self.core.tt.bytes() + self.core.threats.bytes()
+        self.core.tt.bytes()
+            + self.core.threats.bytes()
+            + self
+                .helpers
+                .iter()
+                .map(|w| w.core.threats.bytes())
+                .sum::<usize>()
     }
 
     /// Fault in up to `max_bytes` more of the tables (see [`Tt::prefault`]); true while
     /// part of them is still cold. The engine calls it while it waits for input.
     pub fn prefault(&mut self, max_bytes: usize) -> bool {
-        self.core.tt.prefault(max_bytes)
+        self.core.tt_mut().is_some_and(|t| t.prefault(max_bytes))
     }
 
     /// Forget the transposition table, killers and history (new game).
     pub fn clear(&mut self) {
-        self.core.tt.clear();
-        self.core.threats.clear();
-        self.core.history.iter_mut().for_each(|h| h.fill(0));
-        for f in &mut self.stack {
-            f.killers = [Pos::NONE; 2];
+        if let Some(tt) = self.core.tt_mut() {
+            tt.clear();
+        }
+        let main = (&mut self.core, &mut self.stack);
+        let helpers = self.helpers.iter_mut().map(|w| (&mut w.core, &mut w.stack));
+        for (core, stack) in std::iter::once(main).chain(helpers) {
+            core.threats.clear();
+            core.history.iter_mut().for_each(|h| h.fill(0));
+            for f in stack.iter_mut() {
+                f.killers = [Pos::NONE; 2];
+            }
         }
     }
 
     /// Search `board` (left unchanged on return) within `limits`, polling `stop`, and
-    /// report each completed iteration through `on_info`.
+    /// report each completed iteration of the main thread through `on_info`.
     pub fn go(
         &mut self,
         board: &mut Board,
@@ -203,10 +341,18 @@ impl Searcher {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let mut stack = std::mem::take(&mut self.stack);
-        let r = self.core.run(board, &mut stack, limits, stop, on_info);
+        let r = self
+            .core
+            .run(board, &mut stack, limits, stop, on_info, &mut self.helpers);
         self.stack = stack;
         r
     }
+}
+
+/// The one-bucket table a helper holds between searches, so that the main thread's
+/// reference to the real one is the only one then.
+fn idle_tt() -> Arc<Tt> {
+    Arc::new(Tt::new(0))
 }
 
 impl Core {
@@ -218,8 +364,14 @@ impl Core {
         self.stop = stop;
         self.hard_deadline = limits.start.checked_add(limits.maximum);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
-        self.tt.new_search();
-        self.tt.two_bounds = self.params.tt_two_bounds;
+        self.counter = None;
+        self.reported = 0;
+        self.outside = None;
+        // The main thread's (helpers share the table: the main thread has done this).
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.new_search();
+            tt.two_bounds = self.params.tt_two_bounds;
+        }
         for (d, row) in self.reductions.iter_mut().enumerate() {
             for (i, r) in row.iter_mut().enumerate() {
                 *r = reduction(&self.params, d, i).clamp(0, 100) as i8;
@@ -239,7 +391,12 @@ impl Core {
         limits: &SearchLimits,
         stop: Option<Arc<AtomicBool>>,
         on_info: &mut dyn FnMut(&SearchInfo),
+        helpers: &mut [Worker],
     ) -> SearchResult {
+        debug_assert!(
+            Arc::get_mut(&mut self.tt).is_some(),
+            "no helper holds the table"
+        );
         self.reset_for_search(limits, stop);
         let elapsed_ms = |l: &SearchLimits| u64::try_from(l.elapsed().as_millis()).unwrap_or(0);
         let mut result = SearchResult {
@@ -335,7 +492,39 @@ impl Core {
             return result;
         }
 
-        // Step 4. Iterative deepening.
+        // Step 4. Iterative deepening, with helper threads if there are any.
+        if helpers.is_empty() {
+            self.iterate(board, stack, &mut root, stage, limits, on_info, &mut result);
+        } else {
+            self.iterate_smp(
+                board,
+                stack,
+                &mut root,
+                stage,
+                limits,
+                on_info,
+                &mut result,
+                helpers,
+            );
+        }
+        result
+    }
+
+    /// The main thread's iterative deepening over `root` (step 4 of [`Core::run`]):
+    /// `result` holds the last completed iteration's move, value and PV, or a move that
+    /// failed high in the unfinished one.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        stage: Stage,
+        limits: &SearchLimits,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        result: &mut SearchResult,
+    ) {
+        let elapsed_ms = |l: &SearchLimits| u64::try_from(l.elapsed().as_millis()).unwrap_or(0);
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut prev_value = evaluate(board, &self.params.eval);
         let mut prev_iteration = Duration::ZERO;
@@ -344,8 +533,8 @@ impl Core {
             let prev_best = result.best;
             let iteration_start = limits.elapsed();
             let (value, best, complete) = match self.params.driver {
-                Driver::Mtdf => self.mtdf(board, stack, &mut root, depth, prev_value),
-                Driver::Pvs => self.aspiration(board, stack, &mut root, depth, prev_value),
+                Driver::Mtdf => self.mtdf(board, stack, root, depth, prev_value),
+                Driver::Pvs => self.aspiration(board, stack, root, depth, prev_value),
             };
             if !complete {
                 // A move that already proved at least the previous value is kept.
@@ -361,8 +550,8 @@ impl Core {
             result.value = value;
             result.depth = depth;
             result.pv = self.principal_variation(board, best, depth);
-            result.nodes = self.nodes;
-            on_info(&info_of_search(&result, self.seldepth, elapsed_ms(limits)));
+            result.nodes = self.total_nodes();
+            on_info(&info_of_search(result, self.seldepth, elapsed_ms(limits)));
 
             // Step 5. Stop conditions.
             if is_mate(value) && VALUE_MATE - value.abs() <= depth {
@@ -407,6 +596,121 @@ impl Core {
             }
             prev_iteration = this_iteration;
             prev_value = value;
+        }
+        result.nodes = self.total_nodes();
+    }
+
+    /// Step 4 with helper threads (Lazy SMP): each helper searches its own copy of the
+    /// board and of `root` on its depths ([`helper_skips`]) until the main thread's
+    /// iterative deepening ([`Core::iterate`]) ends, which then stops them, and the
+    /// result is the main thread's unless a helper did better ([`pick_result`]).
+    #[allow(clippy::too_many_arguments)]
+    fn iterate_smp(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        stage: Stage,
+        limits: &SearchLimits,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        result: &mut SearchResult,
+        helpers: &mut [Worker],
+    ) {
+        // Raised when the main thread is done. The helpers also poll the outside stop
+        // flag (and the clock), so that a stop reaches them as soon as the main thread.
+        let done = Arc::new(AtomicBool::new(false));
+        let counter = Arc::new(AtomicU64::new(0));
+        self.counter = Some(Arc::clone(&counter));
+        self.reported = 0;
+        // Lend the table to the helpers; their idle one-bucket tables come back after.
+        let idle: Vec<Arc<Tt>> = helpers
+            .iter_mut()
+            .map(|w| std::mem::replace(&mut w.core.tt, Arc::clone(&self.tt)))
+            .collect();
+        let outcomes: Vec<Option<SearchResult>> = std::thread::scope(|s| {
+            let mut running = Vec::with_capacity(helpers.len());
+            for (i, w) in helpers.iter_mut().enumerate() {
+                let mut b = board.duplicate();
+                let mut r = root.to_vec();
+                let (done, counter) = (Arc::clone(&done), Arc::clone(&counter));
+                let outside = self.stop.clone();
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-helper-{}", i + 1))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(s, move || {
+                        let core = &mut w.core;
+                        core.reset_for_search(limits, Some(done));
+                        core.counter = Some(counter);
+                        core.outside = outside;
+                        core.helper_iterate(&mut b, &mut w.stack, &mut r, i + 1, limits)
+                    });
+                // A helper that cannot be started is only missing.
+                running.push(spawned.ok());
+            }
+            self.iterate(board, stack, root, stage, limits, on_info, result);
+            done.store(true, Ordering::Relaxed);
+            running
+                .into_iter()
+                .map(|h| h.and_then(|h| h.join().ok()))
+                .collect()
+        });
+        for (w, t) in helpers.iter_mut().zip(idle) {
+            w.core.tt = t;
+        }
+        self.counter = None;
+        let nodes = self.nodes + outcomes.iter().flatten().map(|r| r.nodes).sum::<u64>();
+        if let Some(h) = pick_result(result, &outcomes, root) {
+            result.best = h.best;
+            result.value = h.value;
+            result.depth = h.depth;
+            result.pv = self.principal_variation(board, h.best, h.depth);
+            result.nodes = nodes;
+            let ms = u64::try_from(limits.elapsed().as_millis()).unwrap_or(0);
+            on_info(&info_of_search(result, h.depth, ms));
+        }
+        result.nodes = nodes;
+    }
+
+    /// A helper thread's iterative deepening over its copy of the root moves, on the
+    /// depths [`helper_skips`] leaves to helper `id`, until the stop flag or a limit
+    /// stops it. Returns its last completed iteration (depth 0: none) and its nodes.
+    fn helper_iterate(
+        &mut self,
+        board: &mut Board,
+        stack: &mut [Frame],
+        root: &mut [ScoredMove],
+        id: usize,
+        limits: &SearchLimits,
+    ) -> SearchResult {
+        stack[0].bbox = BBox::of_board(board);
+        let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut result = SearchResult {
+            best: root.first().map_or(Pos::NONE, |m| m.pos),
+            value: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        let mut prev_value = evaluate(board, &self.params.eval);
+        for depth in 1..=max_depth {
+            if helper_skips(id, depth) {
+                continue;
+            }
+            self.seldepth = 0;
+            let (value, best, complete) = match self.params.driver {
+                Driver::Mtdf => self.mtdf(board, stack, root, depth, prev_value),
+                Driver::Pvs => self.aspiration(board, stack, root, depth, prev_value),
+            };
+            if !complete {
+                break;
+            }
+            result.best = best.unwrap_or(result.best);
+            result.value = value;
+            result.depth = depth;
+            prev_value = value;
+            if is_mate(value) && VALUE_MATE - value.abs() <= depth {
+                break;
+            }
         }
         result.nodes = self.nodes;
         result
@@ -687,6 +991,28 @@ pub fn root_threat_budgets(p: &SearchParams, limits: &SearchLimits) -> (RootBudg
     (budgets, allowed)
 }
 
+/// The helper result to play instead of the main thread's `main`, if any: the
+/// deepest completed iteration that is deeper than the main thread's and has a better
+/// value (Stockfish 8's rule; a deeper one with a worse value is more often a worse
+/// move than a better-informed one). Any completed helper iteration beats a main thread
+/// that completed none. Only moves of `root` qualify.
+fn pick_result<'a>(
+    main: &SearchResult,
+    helpers: &'a [Option<SearchResult>],
+    root: &[ScoredMove],
+) -> Option<&'a SearchResult> {
+    let (mut depth, mut value) = (main.depth, main.value);
+    let mut pick = None;
+    for h in helpers.iter().flatten() {
+        let better = h.depth > depth && (depth == 0 || h.value > value);
+        if better && root.iter().any(|m| m.pos == h.best) {
+            (depth, value) = (h.depth, h.value);
+            pick = Some(h);
+        }
+    }
+    pick
+}
+
 /// The root moves that may stop the opponent's threat: the generated moves (best first)
 /// that are in `defences` or make a four of our own, then (`add_missing`) the defences
 /// the generator did not list; at most `limit` moves.
@@ -733,5 +1059,63 @@ fn info_of_search(r: &SearchResult, seldepth: i32, time_ms: u64) -> SearchInfo {
         nodes: r.nodes,
         time_ms,
         pv: r.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(best: Pos, value: Value, depth: i32) -> SearchResult {
+        SearchResult {
+            best,
+            value,
+            depth,
+            nodes: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn helpers_spread_over_the_depths_and_the_main_thread_skips_none() {
+        for d in 1..40 {
+            assert!(!helper_skips(0, d));
+            // Helpers 1 and 2 split the depths between them.
+            assert_ne!(helper_skips(1, d), helper_skips(2, d), "depth {d}");
+        }
+        assert!(!helper_skips(1, 2) && helper_skips(1, 3));
+        // Each of the first 20 helpers searches some depths and skips others.
+        for id in 1..=20 {
+            let searched = (1..30).filter(|&d| !helper_skips(id, d)).count();
+            assert!(searched > 5 && searched < 25, "helper {id}: {searched}");
+        }
+    }
+
+    /// A helper's result replaces the main thread's only when it is deeper and better
+    /// (or the main thread completed nothing), and only with a root move.
+    #[test]
+    fn a_helper_result_is_played_only_when_deeper_and_better() {
+        let (a, b, c) = (Pos::new(7, 7), Pos::new(8, 8), Pos::new(9, 9));
+        let root = [
+            ScoredMove { pos: a, score: 0 },
+            ScoredMove { pos: b, score: 0 },
+        ];
+        let main = result(a, 50, 10);
+        let pick = |hs: &[Option<SearchResult>]| pick_result(&main, hs, &root).map(|r| r.best);
+        assert_eq!(pick(&[Some(result(b, 60, 11))]), Some(b));
+        assert_eq!(pick(&[Some(result(b, 40, 12))]), None, "deeper, worse");
+        assert_eq!(pick(&[Some(result(b, 90, 10))]), None, "better, not deeper");
+        assert_eq!(pick(&[Some(result(c, 90, 12))]), None, "not a root move");
+        assert_eq!(pick(&[None, Some(result(b, 60, 11))]), Some(b));
+        // The deepest of several qualifying results.
+        let hs = [Some(result(b, 60, 11)), Some(result(a, 70, 12))];
+        assert_eq!(pick(&hs), Some(a));
+        let hs = [Some(result(b, 80, 12)), Some(result(a, 70, 11))];
+        assert_eq!(pick(&hs), Some(b));
+        // A main thread without a completed iteration takes any completed one.
+        let none = result(a, 0, 0);
+        let hs = [Some(result(b, -300, 2))];
+        assert_eq!(pick_result(&none, &hs, &root).map(|r| r.best), Some(b));
+        assert!(pick_result(&none, &[Some(result(b, 5, 0))], &root).is_none());
     }
 }

@@ -38,6 +38,42 @@ pub fn split_bytes(total: usize) -> (usize, usize, usize, usize) {
     (total - solvers, vcf, vct, cache)
 }
 
+/// How the table budget is shared with helper threads: the search TT, the main
+/// thread's solver tables and each helper's, as (VCF, VCT, leaf cache) bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSplit {
+    /// The transposition table (shared by every thread).
+    pub tt: usize,
+    /// The main thread's solver tables, as [`split_bytes`] gives them.
+    pub main: (usize, usize, usize),
+    /// Each helper's solver tables (no VCT: the root phase runs on the main thread).
+    pub helper: (usize, usize, usize),
+}
+
+/// The split of `total` bytes for `threads` threads: with one thread exactly
+/// [`split_bytes`]; each helper gets the leaf VCF table and cache its leaves may use,
+/// together half the main thread's solver share spread over the helpers (at most the
+/// main thread's VCF table and cache each), taken from the transposition table. The
+/// parts add up to at most `total` (up to the solvers' small minimum sizes).
+#[must_use]
+pub fn split_tables(total: usize, threads: usize) -> TableSplit {
+    let (tt, vcf, vct, cache) = split_bytes(total);
+    let helpers = threads.max(1) - 1;
+    if helpers == 0 {
+        return TableSplit {
+            tt,
+            main: (vcf, vct, cache),
+            helper: (0, 0, 0),
+        };
+    }
+    let per_helper = ((vcf + vct + cache) / 2 / helpers).min(vcf + cache);
+    TableSplit {
+        tt: tt - per_helper * helpers,
+        main: (vcf, vct, cache),
+        helper: (per_helper * 3 / 4, 0, per_helper / 4),
+    }
+}
+
 /// What the root threat phase found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RootThreat {
