@@ -40,6 +40,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Transposition table per player (bytes).
     pub tt_bytes: usize,
+    /// Search threads of A and of B (Lazy SMP; not capped at the core count).
+    pub threads: [usize; 2],
 }
 
 /// Result counts from A's side.
@@ -199,8 +201,8 @@ pub fn run_match(cfg: &MatchConfig, mut report: impl FnMut(&str)) -> Score {
         }
     ));
     let mut players = [
-        Searcher::new(cfg.tt_bytes, cfg.a.clone()),
-        Searcher::new(cfg.tt_bytes, cfg.b.clone()),
+        Searcher::with_threads(cfg.tt_bytes, cfg.a.clone(), cfg.threads[0]),
+        Searcher::with_threads(cfg.tt_bytes, cfg.b.clone(), cfg.threads[1]),
     ];
     let mut score = Score::default();
     let mut as_black = Score::default();
@@ -257,7 +259,8 @@ pub fn run_match(cfg: &MatchConfig, mut report: impl FnMut(&str)) -> Score {
 }
 
 /// `selfplay --a SPEC --b SPEC --games N (--ms MS | --nodes N) [--size S] [--rule R]
-/// [--openings FILE] [--seed S]`. Returns the process exit code.
+/// [--openings FILE] [--seed S] [--threads-a N] [--threads-b N]`. Returns the process
+/// exit code.
 pub fn cli(args: &[String]) -> i32 {
     let mut cfg = MatchConfig {
         a: SearchParams::default(),
@@ -270,6 +273,7 @@ pub fn cli(args: &[String]) -> i32 {
         openings: None,
         seed: 1,
         tt_bytes: 16 << 20,
+        threads: [1, 1],
     };
     let mut i = 0;
     while i < args.len() {
@@ -292,6 +296,16 @@ pub fn cli(args: &[String]) -> i32 {
                 Ok(())
             }
             "--seed" => v.parse().map(|n| cfg.seed = n).map_err(|e| e.to_string()),
+            "--threads-a" | "--threads-b" => {
+                v.parse::<usize>().map_err(|e| e.to_string()).and_then(|n| {
+                    if (1..=256).contains(&n) {
+                        cfg.threads[usize::from(args[i] == "--threads-b")] = n;
+                        Ok(())
+                    } else {
+                        Err("threads must be 1..256".to_string())
+                    }
+                })
+            }
             other => Err(format!("unknown option {other}")),
         };
         if let Err(e) = r {

@@ -322,6 +322,7 @@ fn a_selfplay_match_plays_every_game_with_colours_swapped() {
         openings: None,
         seed: 5,
         tt_bytes: 1 << 20,
+        threads: [1, 1],
     };
     let mut lines = Vec::new();
     let s1 = run_match(&cfg, |l| lines.push(l.to_string()));
@@ -354,6 +355,7 @@ fn selfplay_reads_the_moves_column_of_both_opening_file_formats() {
         openings: Some(path.to_string_lossy().into_owned()),
         seed: 1,
         tt_bytes: 1 << 20,
+        threads: [1, 1],
     };
     let (ops, from_file) = openings(&cfg, 4);
     std::fs::remove_file(&path).ok();

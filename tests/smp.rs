@@ -148,3 +148,29 @@ fn tables_leave_room_for_every_helper_thread() {
         }
     }
 }
+
+/// `selfplay --threads-a 2`: a node-limited match between a two-thread and a
+/// one-thread player plays every game (node counts with helpers vary, so only the
+/// game count is checked).
+#[test]
+fn selfplay_runs_a_side_with_helper_threads() {
+    let args: Vec<String> = [
+        "--games",
+        "2",
+        "--nodes",
+        "4000",
+        "--size",
+        "11",
+        "--threads-a",
+        "2",
+    ]
+    .iter()
+    .map(|s| (*s).to_string())
+    .collect();
+    assert_eq!(sente::selfplay::cli(&args), 0);
+    let bad: Vec<String> = ["--threads-b", "0"]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+    assert_eq!(sente::selfplay::cli(&bad), 2);
+}
