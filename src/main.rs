@@ -25,6 +25,8 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("train") => std::process::exit(sente::eval::train::cli(&args[1..])),
+        Some("datagen") => std::process::exit(sente::eval::datagen::cli(&args[1..])),
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);

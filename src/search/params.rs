@@ -1,8 +1,21 @@
 //! Every tunable of the search and the evaluation, in one place, so that matches can
 //! compare configurations by changing values here (or through [`SearchParams::apply`]).
 
+use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
 use crate::types::Value;
+
+/// A set of learned evaluation weights, compared by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct WeightsRef(pub &'static Weights);
+
+impl PartialEq for WeightsRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for WeightsRef {}
 
 /// Which root driver runs each iteration of iterative deepening.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,6 +45,9 @@ pub struct EvalParams {
     pub own_double_threat: Value,
     /// Bonus for having the move.
     pub tempo: Value,
+    /// The learned evaluation's weights ([`crate::eval::weights`]); `None`: the
+    /// hand-set evaluation from the fields above.
+    pub learned: Option<WeightsRef>,
 }
 
 impl Default for EvalParams {
@@ -45,6 +61,7 @@ impl Default for EvalParams {
             opp_three_no_four: 120,
             own_double_threat: 300,
             tempo: 12,
+            learned: None,
         }
     }
 }
@@ -224,7 +241,9 @@ impl SearchParams {
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
     /// with a per-move limit only, no soft stop and iterations predicted to end past
     /// the hard limit are started); evaluation:
-    /// ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
+    /// eval (learned|classic), weights (a weight file for the learned evaluation; a
+    /// file that cannot be used is an error and changes nothing), and for the classic
+    /// one ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
     /// ev_tempo (see [`EvalParams`]).
     ///
     /// # Errors
@@ -295,6 +314,17 @@ impl SearchParams {
                 "ev_three" => self.eval.opp_three_no_four = num()?.clamp(-10_000, 10_000) as Value,
                 "ev_double" => self.eval.own_double_threat = num()?.clamp(-10_000, 10_000) as Value,
                 "ev_tempo" => self.eval.tempo = num()?.clamp(-10_000, 10_000) as Value,
+                "eval" => {
+                    self.eval.learned = match v {
+                        "learned" => Some(WeightsRef(Weights::builtin())),
+                        "classic" => None,
+                        _ => return Err(format!("bad eval {v:?} (learned|classic)")),
+                    }
+                }
+                "weights" => {
+                    let w = Weights::load_static(v).map_err(|(_, e)| e)?;
+                    self.eval.learned = Some(WeightsRef(w));
+                }
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),
