@@ -1183,6 +1183,12 @@ impl Board {
         Ok(outcome)
     }
 
+    /// Forget the outcome of the last [`Board::play`], so that play goes on (for setting
+    /// up positions whose stones need not be in game order).
+    pub fn forget_outcome(&mut self) {
+        self.outcome = None;
+    }
+
     /// Check that `p` is an empty square of this board.
     ///
     /// # Errors

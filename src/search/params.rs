@@ -101,6 +101,9 @@ pub struct SearchParams {
     pub forced_extension: bool,
     /// Most plies of forced blocks the quiescence search plays.
     pub qsearch_max_ply: i32,
+    /// Most own fours in a line of the quiescence search (each followed by its forced
+    /// block; 0 = the leaf takes the static value without trying fours).
+    pub qsearch_fours: i32,
     /// Poll the clock and the stop flag every this many nodes.
     pub check_interval: u64,
     /// No new iteration starts after this many thousandths of the (stretched) soft
@@ -189,6 +192,7 @@ impl Default for SearchParams {
             lmr_defend: true,
             forced_extension: true,
             qsearch_max_ply: 12,
+            qsearch_fours: 0,
             check_interval: 256,
             next_iteration_permille: 600,
             history_scale: 1,
@@ -229,7 +233,8 @@ impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
     /// lmr, lmr_index, lmr_depth, lmr_k, lmr_c,
-    /// lmr_tactical, lmr_defend (on|off), fext, qply, threats (on|off), root_vcf, root_vct,
+    /// lmr_tactical, lmr_defend (on|off), fext, qply, qfours (own fours in a quiescence line,
+    /// 0 = off), threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
@@ -288,6 +293,7 @@ impl SearchParams {
                 "lmr_defend" => self.lmr_defend = flag()?,
                 "fext" => self.forced_extension = flag()?,
                 "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
+                "qfours" => self.qsearch_fours = num()?.clamp(0, 30) as i32,
                 "threats" => self.threats = flag()?,
                 "root_vcf" => self.root_vcf_nodes = num()?.max(0) as u64,
                 "root_vct" => self.root_vct_nodes = num()?.max(0) as u64,
