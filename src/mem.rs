@@ -91,6 +91,22 @@ fn advise_huge_pages(addr: usize, len: usize) {
     }
 }
 
+/// Hint the CPU to load the cache line holding `x` into every cache level (no effect
+/// on other targets than x86_64). The one prefetch of the crate: the search's table,
+/// the threat solvers' tables and their side caches all go through it.
+#[inline]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it never faults and has no effect on
+        // memory; SSE is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
