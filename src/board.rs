@@ -237,7 +237,9 @@ impl LineWords {
         self.set_word(base + 8, line[1]);
     }
 
-    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask.
+    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask. (The
+    /// masked accessors in these four places cost about 55 instructions per make+undo
+    /// pair: benches/RESULTS.md.)
     #[inline(always)]
     fn line_at_unmasked(&self, base: u16) -> Line {
         let base = usize::from(base);
