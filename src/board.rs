@@ -49,6 +49,10 @@ const ST_CODES: u64 = (FIELD_BITS as u64) << FIELD_SHIFT[0] | (FIELD_BITS as u64
 /// [`DIR_SHIFT`]`[d]`).
 const ST_DIR0: u64 = (spread(7) as u64) << FIELD_SHIFT[0] | (spread(7) as u64) << FIELD_SHIFT[1];
 const _: () = assert!(ST_CODES >> ST_CELL == 0 && FIELD_SHIFT[1] == 16 && FIELD_SIZE == 1 << 16);
+/// Bits 0 and 16 of [`Slot::st`] (bit 0 of each colour's field), never set.
+const ST_ODD: u64 = 1 << FIELD_SHIFT[0] | 1 << FIELD_SHIFT[1];
+// The codes of every direction (tables' codes of direction 0, shifted) keep them clear.
+const _: () = assert!(ST_CODES & ST_ODD == 0 && (ST_DIR0 << 3) & ST_ODD == 0);
 
 /// Everything the board keeps about one cell but its lines: 8 bytes, read and written
 /// as one word (a move touches one word per neighbour).
@@ -64,7 +68,12 @@ struct Slot {
     /// are not stored: a move looks them up before and after changing the codes, which
     /// costs fewer operations than keeping them.
     ///
-    /// No other bit is ever set: the one-hot lookups rely on the clear bits 0 and 16.
+    /// No other bit is ever set. Bits 0 and 16 ([`ST_ODD`]) being clear is a safety
+    /// invariant: the unchecked one-hot look-ups read an aligned entry only for even
+    /// fields. Every write keeps it: a state is built from the cell bits, the [`ST_CODES`]
+    /// of a state, and codes from [`HotTables::codes`] (or `codes_of_halves`,
+    /// `codes_near`), which set only [`ST_DIR0`] bits, shifted by at most 3 (see
+    /// [`DIR_SHIFT`]).
     st: u64,
 }
 
@@ -249,7 +258,9 @@ impl LineWords {
         self.set_word(base + 8, line[1]);
     }
 
-    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask.
+    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask. (The
+    /// masked accessors in these four places cost about 55 instructions per make+undo
+    /// pair: benches/RESULTS.md.)
     #[inline(always)]
     fn line_at_unmasked(&self, base: u16) -> Line {
         let base = usize::from(base);
@@ -776,10 +787,14 @@ impl Update<'_> {
         slot.st = st;
         // A non-empty cell's flags make both classes `None`.
         let t = self.tables;
-        self.plus[0] = self.plus[0].add(t.onehot_b(st));
-        self.minus[0] = self.minus[0].add(t.onehot_b(old));
-        self.plus[1] = self.plus[1].add(t.onehot_w(st));
-        self.minus[1] = self.minus[1].add(t.onehot_w(old));
+        // SAFETY: `old` is a packed state and `st` is one with a direction's codes
+        // replaced by table codes, so both have bits 0 and 16 clear (see `Slot::st`).
+        unsafe {
+            self.plus[0] = self.plus[0].add(t.onehot_b(st));
+            self.minus[0] = self.minus[0].add(t.onehot_b(old));
+            self.plus[1] = self.plus[1].add(t.onehot_w(st));
+            self.minus[1] = self.minus[1].add(t.onehot_w(old));
+        }
         let v = &self.values.0;
         self.vdelta[0] += v[0][value_index(st, 0)] - v[0][value_index(old, 0)];
         self.vdelta[1] += v[1][value_index(st, 1)] - v[1][value_index(old, 1)];
@@ -1306,8 +1321,11 @@ impl Board {
         centre.st = u64::from(V) << ST_CELL;
         up.saved[record(FAR, 0, 0)].st = old;
         // The cell leaves the counts and the value sums.
-        up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
-        up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
+        // SAFETY: `old` is a packed state: bits 0 and 16 clear (see `Slot::st`).
+        unsafe {
+            up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
+            up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
+        }
         up.vdelta[0] -= up.values.0[0][value_index(old, 0)];
         up.vdelta[1] -= up.values.0[1][value_index(old, 1)];
         let at = &LINE_AT[p.idx()];

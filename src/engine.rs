@@ -13,6 +13,10 @@
 //! loop that polls the flag (the search, the threat solvers) stops in time even if it
 //! never reads the clock.
 
+// The facade must always answer a move (see `fallback_move`): no unwrap, expect or
+// panic outside its tests.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -732,6 +736,7 @@ pub fn swap2_take_black(board: &Board) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

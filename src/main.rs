@@ -1,6 +1,9 @@
 //! `pbrain-sente`: with no arguments, speaks the Piskvork/Gomocup protocol on
 //! stdin/stdout. Subcommands are for developers (see README).
 
+// Every `unsafe` block and impl (there is none today) says why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
