@@ -409,28 +409,15 @@ pub fn tables_bench() -> Vec<String> {
 /// wall-clock time of the same interval). The clock call updates the total first.
 #[must_use]
 pub fn thread_cpu_ns() -> Option<u64> {
-    // 64-bit only: the `Timespec` below has 64-bit fields, which 32-bit Linux's
-    // `struct timespec` does not have.
-    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    #[cfg(target_os = "linux")]
     {
-        #[repr(C)]
-        struct Timespec {
-            tv_sec: i64,
-            tv_nsec: i64,
-        }
-        unsafe extern "C" {
-            fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-        }
-        /// `CLOCK_THREAD_CPUTIME_ID` of Linux.
-        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-        let mut ts = Timespec {
+        let mut ts = libc::timespec {
             tv_sec: 0,
             tv_nsec: 0,
         };
-        // SAFETY: the C library's `clock_gettime` (std links it on Linux) with a valid
-        // clock id and a pointer to a `struct timespec` (two 64-bit fields on the 64-bit
-        // Linux targets) that lives across the call.
-        let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
+        // SAFETY: `clock_gettime` with a valid clock id writes one `timespec` through
+        // the pointer, which points to one that lives across the call.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
         if rc != 0 {
             return None;
         }
@@ -439,7 +426,7 @@ pub fn thread_cpu_ns() -> Option<u64> {
             .checked_mul(1_000_000_000)?
             .checked_add(u64::try_from(ts.tv_nsec).ok()?)
     }
-    #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+    #[cfg(not(target_os = "linux"))]
     {
         None
     }

@@ -49,6 +49,10 @@ const ST_CODES: u64 = (FIELD_BITS as u64) << FIELD_SHIFT[0] | (FIELD_BITS as u64
 /// [`DIR_SHIFT`]`[d]`).
 const ST_DIR0: u64 = (spread(7) as u64) << FIELD_SHIFT[0] | (spread(7) as u64) << FIELD_SHIFT[1];
 const _: () = assert!(ST_CODES >> ST_CELL == 0 && FIELD_SHIFT[1] == 16 && FIELD_SIZE == 1 << 16);
+/// Bits 0 and 16 of [`Slot::st`] (bit 0 of each colour's field), never set.
+const ST_ODD: u64 = 1 << FIELD_SHIFT[0] | 1 << FIELD_SHIFT[1];
+// The codes of every direction (tables' codes of direction 0, shifted) keep them clear.
+const _: () = assert!(ST_CODES & ST_ODD == 0 && (ST_DIR0 << 3) & ST_ODD == 0);
 
 /// Everything the board keeps about one cell but its lines: 8 bytes, read and written
 /// as one word (a move touches one word per neighbour).
@@ -64,7 +68,12 @@ struct Slot {
     /// are not stored: a move looks them up before and after changing the codes, which
     /// costs fewer operations than keeping them.
     ///
-    /// No other bit is ever set: the one-hot lookups rely on the clear bits 0 and 16.
+    /// No other bit is ever set. Bits 0 and 16 ([`ST_ODD`]) being clear is a safety
+    /// invariant: the unchecked one-hot look-ups read an aligned entry only for even
+    /// fields. Every write keeps it: a state is built from the cell bits, the [`ST_CODES`]
+    /// of a state, and codes from [`HotTables::codes`] (or `codes_of_halves`,
+    /// `codes_near`), which set only [`ST_DIR0`] bits, shifted by at most 3 (see
+    /// [`DIR_SHIFT`]).
     st: u64,
 }
 
@@ -101,6 +110,27 @@ impl Slot {
     fn field(&self, c: usize) -> u32 {
         (self.st as u32 >> FIELD_SHIFT[c & 1]) & (FIELD_SIZE as u32 - 1)
     }
+}
+
+/// Entries of a [`CellValues`] table per colour: one per class field (the field's bits
+/// 1..13, i.e. the field shifted right by one).
+pub const CELL_VALUE_FIELDS: usize = 1 << 12;
+
+/// Per colour, a value for each class field of a cell (indexed by the field shifted
+/// right by one; entry 0, the field of every stone and of empty cells with nothing on
+/// any line, must be 0). The board keeps each colour's sum of the values of its
+/// fields over the empty cells incrementally ([`Board::value_sum`]); what the values
+/// mean is the evaluation's business (it packs two numbers in each).
+#[repr(C, align(64))]
+pub struct CellValues(pub [[i64; CELL_VALUE_FIELDS]; 2]);
+
+/// The values of a board that has no table set: all zero.
+static ZERO_VALUES: CellValues = CellValues([[0; CELL_VALUE_FIELDS]; 2]);
+
+/// The [`CellValues`] index of colour index `c`'s field in a packed cell state.
+#[inline(always)]
+const fn value_index(st: u64, c: usize) -> usize {
+    ((st >> (FIELD_SHIFT[c & 1] + 1)) as usize) & (CELL_VALUE_FIELDS - 1)
 }
 
 /// Line words: per direction, one word per line of the largest board (rows, columns,
@@ -228,7 +258,9 @@ impl LineWords {
         self.set_word(base + 8, line[1]);
     }
 
-    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask.
+    /// [`LineWords::line_at`] of a `base` from [`LINE_AT`], without the mask. (The
+    /// masked accessors in these four places cost about 55 instructions per make+undo
+    /// pair: benches/RESULTS.md.)
     #[inline(always)]
     fn line_at_unmasked(&self, base: u16) -> Line {
         let base = usize::from(base);
@@ -379,6 +411,9 @@ struct Frame {
     counts: Counts,
     lines: [Line; 4],
     saved: [Slot; STENCIL],
+    /// Per colour, the sum of the values ([`CellValues`]) of its fields over the empty
+    /// cells.
+    vsum: [i64; 2],
 }
 
 impl Frame {
@@ -386,6 +421,7 @@ impl Frame {
         counts: [[0; LANES]; 2],
         lines: [[0; 2]; 4],
         saved: [Slot { st: 0 }; STENCIL],
+        vsum: [0; 2],
     };
 }
 
@@ -681,6 +717,10 @@ struct Update<'a> {
     plus: [Lanes; 2],
     /// ...and the cells that left it.
     minus: [Lanes; 2],
+    /// The cell values summed by the board.
+    values: &'a CellValues,
+    /// Per colour: the change of the value sum so far.
+    vdelta: [i64; 2],
 }
 
 impl Update<'_> {
@@ -747,10 +787,17 @@ impl Update<'_> {
         slot.st = st;
         // A non-empty cell's flags make both classes `None`.
         let t = self.tables;
-        self.plus[0] = self.plus[0].add(t.onehot_b(st));
-        self.minus[0] = self.minus[0].add(t.onehot_b(old));
-        self.plus[1] = self.plus[1].add(t.onehot_w(st));
-        self.minus[1] = self.minus[1].add(t.onehot_w(old));
+        // SAFETY: `old` is a packed state and `st` is one with a direction's codes
+        // replaced by table codes, so both have bits 0 and 16 clear (see `Slot::st`).
+        unsafe {
+            self.plus[0] = self.plus[0].add(t.onehot_b(st));
+            self.minus[0] = self.minus[0].add(t.onehot_b(old));
+            self.plus[1] = self.plus[1].add(t.onehot_w(st));
+            self.minus[1] = self.minus[1].add(t.onehot_w(old));
+        }
+        let v = &self.values.0;
+        self.vdelta[0] += v[0][value_index(st, 0)] - v[0][value_index(old, 0)];
+        self.vdelta[1] += v[1][value_index(st, 1)] - v[1][value_index(old, 1)];
     }
 }
 
@@ -797,6 +844,8 @@ pub struct Board {
     height: usize,
     rule: Rule,
     tables: &'static RuleTables,
+    /// The cell values whose sums the board keeps ([`Board::set_cell_values`]).
+    values: &'static CellValues,
     /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
     /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
@@ -837,6 +886,7 @@ impl Board {
             height,
             rule,
             tables: RuleTables::get(rule),
+            values: &ZERO_VALUES,
             far: rule != Rule::Freestyle,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
@@ -1041,6 +1091,15 @@ impl Board {
         )
     }
 
+    /// The [`CellValues`] index of the square `p` for `c`: its class field (the four
+    /// direction codes, [`crate::pattern::combo_code`]) shifted right by one; 0 if `p`
+    /// is not empty.
+    #[inline]
+    #[must_use]
+    pub fn value_index(&self, p: Pos, c: Color) -> usize {
+        value_index(self.s[p.idx()].st, c.idx())
+    }
+
     /// The combined class of the empty square `p` for `c` (`None` if not empty).
     #[inline]
     #[must_use]
@@ -1054,6 +1113,39 @@ impl Board {
     #[must_use]
     pub fn count(&self, c: Color, p4: Pattern4) -> u32 {
         u32::from(self.all_counts()[c.idx()][p4 as usize])
+    }
+
+    /// Colour `c`'s sum of the values ([`CellValues`]) of its fields over the empty
+    /// cells (see [`Board::set_cell_values`]; 0 while none are set).
+    #[inline]
+    #[must_use]
+    pub fn value_sum(&self, c: Color) -> i64 {
+        self.frames[self.frames_len].vsum[c.idx()]
+    }
+
+    /// True when the board keeps the sums of `values`.
+    #[must_use]
+    pub fn has_cell_values(&self, values: &CellValues) -> bool {
+        std::ptr::eq(self.values, values)
+    }
+
+    /// Keep the sums of `values` from now on. The cells' values are recomputed: the
+    /// moves are taken back, the empty board rebuilt, and the moves played again (like
+    /// [`Board::set_blocked`]), so that every undo frame stays exact.
+    pub fn set_cell_values(&mut self, values: &'static CellValues) {
+        if std::ptr::eq(self.values, values) {
+            return;
+        }
+        debug_assert_eq!(self.frames_len, self.len, "no look-ahead stones");
+        let moves: Vec<Pos> = self.history().to_vec();
+        for _ in 0..moves.len() {
+            self.unmake();
+        }
+        self.values = values;
+        self.rebuild();
+        for m in moves {
+            self.make(m);
+        }
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
@@ -1104,6 +1196,12 @@ impl Board {
             self.outcome = Some(outcome);
         }
         Ok(outcome)
+    }
+
+    /// Forget the outcome of the last [`Board::play`], so that play goes on (for setting
+    /// up positions whose stones need not be in game order).
+    pub fn forget_outcome(&mut self) {
+        self.outcome = None;
     }
 
     /// Check that `p` is an empty square of this board.
@@ -1215,14 +1313,21 @@ impl Board {
             reach: self.reach[p.idx()],
             plus: [Lanes::ZERO; 2],
             minus: [Lanes::ZERO; 2],
+            values: self.values,
+            vdelta: [0; 2],
         };
         let centre = &mut up.w[REACH];
         let old = centre.st;
         centre.st = u64::from(V) << ST_CELL;
         up.saved[record(FAR, 0, 0)].st = old;
-        // The cell leaves the counts.
-        up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
-        up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
+        // The cell leaves the counts and the value sums.
+        // SAFETY: `old` is a packed state: bits 0 and 16 clear (see `Slot::st`).
+        unsafe {
+            up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
+            up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
+        }
+        up.vdelta[0] -= up.values.0[0][value_index(old, 0)];
+        up.vdelta[1] -= up.values.0[1][value_index(old, 1)];
         let at = &LINE_AT[p.idx()];
         let lines = &mut *self.lines;
         macro_rules! dirs {
@@ -1237,9 +1342,10 @@ impl Board {
             )*};
         }
         dirs!(0 1 2 3);
-        let (plus, minus) = (up.plus, up.minus);
+        let (plus, minus, vdelta) = (up.plus, up.minus, up.vdelta);
         Lanes::add_diff(plus[0], minus[0], &frame.counts[0], &mut next.counts[0]);
         Lanes::add_diff(plus[1], minus[1], &frame.counts[1], &mut next.counts[1]);
+        next.vsum = [frame.vsum[0] + vdelta[0], frame.vsum[1] + vdelta[1]];
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
@@ -1368,6 +1474,7 @@ impl Board {
     /// Recompute every incremental structure from the cells and the history.
     fn rebuild(&mut self) {
         let mut counts = [[0; LANES]; 2];
+        let mut vsum = [0i64; 2];
         self.near.fill(0);
         self.key = 0;
         *self.lines = LineWords::WALLS;
@@ -1409,10 +1516,14 @@ impl Board {
                     let p4 = self.tables.hot().class(c, Slot { st }.field(c));
                     counts[c][p4 as usize] += 1;
                 }
+                for (c, v) in vsum.iter_mut().enumerate() {
+                    *v += self.values.0[c][value_index(st, c)];
+                }
             }
             self.s[i].st = st;
         }
         self.frames[self.frames_len].counts = counts;
+        self.frames[self.frames_len].vsum = vsum;
         // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
             let base = self.history[j].idx() as i32;
@@ -1448,6 +1559,7 @@ impl Board {
             height: self.height,
             rule: self.rule,
             tables: self.tables,
+            values: self.values,
             far: self.far,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
@@ -1509,6 +1621,7 @@ impl Board {
                     "codes of {:?}",
                     Pos(i as u16)
                 );
+
                 assert_eq!(
                     self.near[NEAR_OFF + i],
                     fresh.near[NEAR_OFF + i],
@@ -1540,6 +1653,10 @@ impl Board {
             }
         }
         assert_eq!(self.all_counts(), fresh.all_counts(), "class counts");
+        assert_eq!(
+            self.frames[self.frames_len].vsum, fresh.frames[fresh.frames_len].vsum,
+            "cell value sums"
+        );
     }
 }
 

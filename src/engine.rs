@@ -13,6 +13,10 @@
 //! loop that polls the flag (the search, the threat solvers) stops in time even if it
 //! never reads the clock.
 
+// The facade must always answer a move (see `fallback_move`): no unwrap, expect or
+// panic outside its tests.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -260,7 +264,9 @@ impl Engine {
     /// interleaved in the given order (black first), which is the play order whenever the
     /// manager lists moves in play order, as every manager does. `blocked` squares
     /// (continuous games) are set first. Requires `black.len()` to be `white.len()` or
-    /// `white.len() + 1`. On error the current position is unchanged.
+    /// `white.len() + 1`. A five on the board (or a full board) is refused; renju black
+    /// stones on forbidden points are accepted. On error the current position is
+    /// unchanged.
     pub fn set_position(
         &mut self,
         black: &[Pos],
@@ -289,6 +295,11 @@ impl Engine {
             };
             match b.play(p) {
                 Ok(MoveOutcome::Continue) => {}
+                // A position is an arrangement of stones, not a game record: a black
+                // stone on a point that would have been forbidden when played in the
+                // order listed is kept (analysis boards send hand-edited positions, and
+                // the order they list stones in is not the order of a game).
+                Ok(MoveOutcome::Foul) => b.forget_outcome(),
                 Ok(outcome) => {
                     return Err(format!("position is already decided at {p} ({outcome:?})"))
                 }
@@ -755,6 +766,7 @@ pub fn swap2_take_black(board: &Board) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -861,6 +873,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn renju_position_with_a_black_stone_on_a_forbidden_point_is_accepted() {
+        // Black (7,7) would be a double three if played last: open twos (5,7),(6,7) and
+        // (7,5),(7,6). Listed first, it is not; listed last, it is. Both are the same
+        // position, so both are accepted, and the game goes on from it.
+        let mut e = Engine::new();
+        e.new_game(15, 15, Rule::Renju).unwrap();
+        let black = [(5, 7), (6, 7), (7, 5), (7, 6), (7, 7)].map(|(x, y)| Pos::new(x, y));
+        let white = [(0, 0), (14, 0), (0, 14), (14, 14)].map(|(x, y)| Pos::new(x, y));
+        e.set_position(&black, &white, &[]).unwrap();
+        assert_eq!(e.board().outcome(), None);
+        assert_eq!(e.board().move_count(), 9);
+        assert_eq!(e.play(Pos::new(3, 3)), Ok(MoveOutcome::Continue));
+        // A five is still refused.
+        let five = [(3, 3), (4, 3), (5, 3), (6, 3), (7, 3)].map(|(x, y)| Pos::new(x, y));
+        let w4 = [(0, 0), (14, 0), (0, 14), (14, 14)].map(|(x, y)| Pos::new(x, y));
+        assert!(e.set_position(&five, &w4, &[]).is_err());
     }
 
     #[test]

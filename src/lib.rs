@@ -4,6 +4,8 @@
 //! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
 //! engine layers built on them.
 
+// Every `unsafe` block and impl says why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
 // Index loops over fixed per-cell / per-colour arrays read better than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 

@@ -1,6 +1,9 @@
 //! `pbrain-sente`: with no arguments, speaks the Piskvork/Gomocup protocol on
 //! stdin/stdout. Subcommands are for developers (see README).
 
+// Every `unsafe` block and impl (there is none today) says why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -37,6 +40,8 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("train") => std::process::exit(sente::eval::train::cli(&args[1..])),
+        Some("datagen") => std::process::exit(sente::eval::datagen::cli(&args[1..])),
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);

@@ -80,31 +80,36 @@ pub(crate) fn zeroed_table<T: Zeroable>(n: usize) -> (Vec<T>, usize) {
     (v, off)
 }
 
-/// `madvise(addr, len, MADV_HUGEPAGE)` where available; the result is ignored (without
-/// huge pages a table works the same, only slower).
+/// `madvise(addr, len, MADV_HUGEPAGE)` on Linux; the result is ignored (without huge
+/// pages a table works the same, only slower).
 #[allow(unused_variables)]
 fn advise_huge_pages(addr: usize, len: usize) {
     if len == 0 {
         return;
     }
-    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    #[cfg(target_os = "linux")]
     // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel backs this range of
-    // our own allocation; it reads or writes no memory and cannot fail harmfully. The
-    // syscall clobbers rcx and r11 (declared) and returns in rax (discarded).
+    // our own allocation (`addr` is on a huge-page boundary); it reads or writes no
+    // memory and cannot fail harmfully.
     unsafe {
-        const SYS_MADVISE: usize = 28;
-        const MADV_HUGEPAGE: usize = 14;
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") SYS_MADVISE => _,
-            in("rdi") addr,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
+        libc::madvise(addr as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
     }
+}
+
+/// Hint the CPU to load the cache line holding `x` into every cache level (no effect
+/// on other targets than x86_64). The one prefetch of the crate: the search's table,
+/// the threat solvers' tables and their side caches all go through it.
+#[inline]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it never faults and has no effect on
+        // memory; SSE is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 #[cfg(test)]

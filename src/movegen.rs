@@ -342,6 +342,26 @@ pub fn five_points(board: &Board, c: Color, bbox: &BBox, out: &mut [Pos]) -> usi
     n
 }
 
+/// Up to `out.len()` squares in `bbox` where `c` makes a four that is not a straight
+/// four (classes `Block4`, `Block4Plus`, `Block4Flex3`), the four-threes first; returns
+/// how many.
+pub fn four_points(board: &Board, c: Color, bbox: &BBox, out: &mut [Pos]) -> usize {
+    let mut n = 0;
+    let mut threes = 0;
+    scan(board, bbox, |q| {
+        let p4 = board.pattern4(q, c);
+        if n < out.len() && (Pattern4::Block4..=Pattern4::Block4Flex3).contains(&p4) {
+            out[n] = q;
+            if p4 == Pattern4::Block4Flex3 {
+                out.swap(threes, n);
+                threes += 1;
+            }
+            n += 1;
+        }
+    });
+    n
+}
+
 /// Call `f` on every empty candidate square (near a stone) in `bbox`, row by row.
 #[inline]
 fn scan(board: &Board, bbox: &BBox, mut f: impl FnMut(Pos)) {

@@ -513,13 +513,18 @@ fn half_state(cells: [u8; 5], own: u8) -> u32 {
 /// The 3-bit code under which [`combine4`] sees a directional pattern: the patterns it
 /// never tells apart share a code, so that four directions index a 4096-entry table.
 ///
-/// It ignores Dead, B1, F1 and B2 (code 0). For renju black (`strict`) an overline and
-/// a one-line double four both make the cell forbidden (code 1); for everybody else an
-/// overline is ignored and a one-line double four wins like a straight four (code 6).
+/// Combining ignores Dead, B1, F1 and B2. For renju black (`strict`) an overline and a
+/// one-line double four both make the cell forbidden (code 1), and Dead, B1, F1, B2 share
+/// code 0; for everybody else an overline is ignored (code 0), a one-line double four
+/// wins like a straight four (code 6), and code 1 (which combining reads as an overline,
+/// i.e. ignores) marks F1 and B2: a line with room where one more stone makes a two.
+/// The learned evaluation ([`crate::eval`]) tells those cells from dead ones.
 #[must_use]
 pub const fn combo_code(p: Pattern, strict: bool) -> u8 {
     match p {
-        Pattern::Dead | Pattern::B1 | Pattern::F1 | Pattern::B2 => 0,
+        Pattern::Dead | Pattern::B1 => 0,
+        Pattern::F1 | Pattern::B2 if strict => 0,
+        Pattern::F1 | Pattern::B2 => 1,
         Pattern::Overline if strict => 1,
         Pattern::Overline => 0,
         Pattern::F2 => 2,
@@ -557,7 +562,7 @@ const JOINT_HALVES: usize = 4096 + 1024;
 /// the other bits clear. A non-empty cell's field is zero (class `None`).
 ///
 /// The field times 8 is the byte offset of the class's one-hot vector
-/// ([`HotTables::onehot_b`]). The bits are spread so that the few hundred fields a
+/// ([`HotTables::onehot`]). The bits are spread so that the few hundred fields a
 /// position uses fall into many different sets of the L1 cache: with the codes of each
 /// direction in 3 adjacent bits, the fields with codes in one direction only (the
 /// commonest) crowded into a few sets and evicted each other.
@@ -609,7 +614,7 @@ const fn onehot_entry(c: usize, field: usize) -> usize {
     ((c & 1) * WHITE_BASE + field) / 2
 }
 
-/// Sixteen byte lanes with a one in the lane of a class ([`HotTables::onehot_b`]).
+/// Sixteen byte lanes with a one in the lane of a class ([`HotTables::onehot`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(16))]
 pub struct OneHot(pub [u8; 16]);
@@ -680,8 +685,11 @@ pub const fn key_of_near(near: u32) -> u32 {
 }
 
 impl HotTables {
-    /// Combination codes ([`combo_code`]) of a line key around an empty cell: black's in
-    /// bits 1..4, white's in bits 17..20 (direction 0 of each class field).
+    /// Combination codes ([`combo_code`]) of a line key around an empty cell, at the place
+    /// of direction 0 of each class field: black's [`spread`] in bits 1, 5 and 9, white's
+    /// in bits 17, 21 and 25. No other bit is ever set (every entry of the code tables is
+    /// built so): the board's packed cell states rely on it to keep bits 0 and 16 clear
+    /// for the unchecked one-hot look-ups (`HotTables::onehot_b`, `onehot_w`).
     #[inline(always)]
     #[must_use]
     pub fn codes(&self, key: u32) -> u32 {
@@ -702,7 +710,8 @@ impl HotTables {
         // left class times the number of right classes (at most `nl * nr`) and a right
         // class (below `nr`), having checked `(nl + 1) * nr <= JOINT_SIZE`; so every sum
         // of a left and a right entry indexes `joint`. (Entries of 32 bits, so that the
-        // sum needs no zero-extension.)
+        // sum needs no zero-extension; a mask instead of the unchecked read costs one:
+        // +30 instructions per make+undo pair in renju, see benches/RESULTS.md.)
         unsafe { *self.joint.get_unchecked(i) }
     }
 
@@ -725,34 +734,48 @@ impl HotTables {
     }
 
     /// Black's one-hot class vector of the class fields `fields` (black's in bits 0..16;
-    /// higher bits ignored, bit 0 must be clear, as in every packed cell state).
+    /// higher bits ignored). Unchecked: [`HotTables::onehot`] is the checked form.
+    ///
+    /// # Safety
+    /// Bit 0 of `fields` must be clear, as in every packed cell state of the board (an odd
+    /// field would give a reference 8 bytes into an entry: misaligned). Masking the bit
+    /// instead would cost an instruction per look-up, four per cell a move updates.
     #[inline(always)]
     #[must_use]
-    pub fn onehot_b(&self, fields: u64) -> &OneHot {
-        self.onehot_at(u32::from(fields as u16))
+    pub(crate) unsafe fn onehot_b(&self, fields: u64) -> &OneHot {
+        // SAFETY: a 16-bit field is below `FIELD_SIZE`, and the caller guarantees that it
+        // is even.
+        unsafe { self.onehot_at(u32::from(fields as u16)) }
     }
 
     /// White's one-hot class vector of the class fields `fields` (white's in bits
-    /// 16..32; higher bits ignored, bit 16 must be clear).
+    /// 16..32; higher bits ignored). Unchecked: [`HotTables::onehot`] is the checked form.
+    ///
+    /// # Safety
+    /// Bit 16 of `fields` must be clear (see [`HotTables::onehot_b`]).
     #[inline(always)]
     #[must_use]
-    pub fn onehot_w(&self, fields: u64) -> &OneHot {
-        self.onehot_at(WHITE_BASE as u32 + (fields as u32 >> FIELD_SHIFT[1]))
+    pub(crate) unsafe fn onehot_w(&self, fields: u64) -> &OneHot {
+        // SAFETY: the 16-bit field is below `FIELD_SIZE`, and the caller guarantees that
+        // it is even.
+        unsafe { self.onehot_at(WHITE_BASE as u32 + (fields as u32 >> FIELD_SHIFT[1])) }
     }
 
     /// The entry at byte `8 * index` of `onehot` (black's table for the 16-bit fields,
     /// white's for [`WHITE_BASE`] plus the field).
+    ///
+    /// # Safety
+    /// `index` must be even and below `WHITE_BASE + FIELD_SIZE`.
     #[inline(always)]
-    fn onehot_at(&self, index: u32) -> &OneHot {
+    unsafe fn onehot_at(&self, index: u32) -> &OneHot {
         let index = index as usize;
         debug_assert!(
             index < WHITE_BASE + FIELD_SIZE && index.is_multiple_of(2),
             "{index:#x}"
         );
         // SAFETY: `index` < WHITE_BASE + FIELD_SIZE, so the 16 bytes at byte `8 * index`
-        // lie inside the table (it has an extra entry); the fields the board stores are
-        // even (bit 0 of each field is never set: see `FIELD_BITS`), so that is one of
-        // the aligned entries.
+        // lie inside the table (it has an extra entry); `index` is even (the caller's
+        // contract), so that is one of the entries, aligned.
         unsafe {
             &*self
                 .onehot
@@ -764,7 +787,14 @@ impl HotTables {
     }
 
     /// The class of colour index `c` as a one-hot vector, from a class field with only
-    /// [`FIELD_BITS`] set (as [`HotTables::onehot_b`], for either colour; checked).
+    /// [`FIELD_BITS`] set (as `HotTables::onehot_b`, for either colour; checked).
+    ///
+    /// This is the only one-hot look-up outside the crate: the unchecked ones are
+    /// `pub(crate) unsafe`, so that no safe code can pass them an odd field.
+    /// ```compile_fail,E0624
+    /// use sente::{pattern::RuleTables, types::Rule};
+    /// let misaligned = RuleTables::get(Rule::Freestyle).hot().onehot_b(1);
+    /// ```
     #[must_use]
     pub fn onehot(&self, c: usize, field: u32) -> &OneHot {
         assert_eq!(field & !FIELD_BITS, 0, "field {field:#x}");
@@ -1218,6 +1248,21 @@ mod tests {
         std::array::from_fn(|i| u8::from(i == class))
     }
 
+    /// The code tables set no bit but the codes' (bits 1, 5, 9 and 17, 21, 25): the
+    /// board's packed states, built from them, rely on bits 0 and 16 staying clear for the
+    /// unchecked one-hot look-ups (an odd field would read a misaligned entry).
+    #[test]
+    fn code_tables_set_only_the_code_bits() {
+        let code_bits = spread(7) << FIELD_SHIFT[0] | spread(7) << FIELD_SHIFT[1];
+        for rule in Rule::ALL {
+            let hot = RuleTables::get(rule).hot();
+            let stray = (hot.joint.iter().chain(hot.near.iter()))
+                .map(|&codes| codes & !code_bits)
+                .find(|&bits| bits != 0);
+            assert_eq!(stray, None, "{rule:?}");
+        }
+    }
+
     #[test]
     fn one_hot_class_vectors_agree_with_the_class_table() {
         for rule in Rule::ALL {
@@ -1229,21 +1274,27 @@ mod tests {
                     assert_eq!(hot.onehot(c, field).0, want, "{rule:?} {field:#x}");
                     // The hot-path readers of packed fields give the same vectors.
                     let packed = u64::from(field) << FIELD_SHIFT[c] | 0xAB << 32;
-                    let fast = if c == 0 {
-                        hot.onehot_b(packed)
-                    } else {
-                        hot.onehot_w(packed)
+                    // SAFETY: `field` has only `FIELD_BITS` set: bit 0 is clear.
+                    let fast = unsafe {
+                        if c == 0 {
+                            hot.onehot_b(packed)
+                        } else {
+                            hot.onehot_w(packed)
+                        }
                     };
                     assert_eq!(fast.0, want, "{rule:?} {field:#x}");
+                    // An aligned entry (its reference was created from a cast pointer).
+                    assert!(std::ptr::from_ref(fast).is_aligned());
                 }
             }
         }
     }
 
     #[test]
-    fn joint_table_of_the_main_rules_fits_16_kib() {
+    fn joint_table_of_the_main_rules_fits_18_kib() {
         // The point of the joint table: one lookup for both colours, small enough for
-        // the L1 cache (caro needs more half classes). Not counted: the row of a
+        // the L1 cache (caro needs more half classes; standard needs 4489 entries since
+        // code 1 tells F1 and B2 from dead lines). Not counted: the row of a
         // non-empty centre (all zero, one cache line or two).
         for rule in Rule::ALL {
             let hot = RuleTables::get(rule).hot();
@@ -1252,7 +1303,7 @@ mod tests {
             let used = (left + right) as usize + 1;
             assert!(used <= JOINT_SIZE, "{rule:?}: {used} entries");
             if matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju) {
-                assert!(used * 4 <= 16 << 10, "{rule:?}: {used} entries");
+                assert!(used * 4 <= 18 << 10, "{rule:?}: {used} entries");
             }
         }
     }

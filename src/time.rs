@@ -18,10 +18,14 @@
 //! * `maximum` = `cap` − `reserve` (never negative): the hard stop.
 //! * `optimum` (the soft stop between iterations): with a limited match, `maximum` × 6/10
 //!   and at most `left` / moves-to-go, where moves-to-go = max([`MIN_MOVES_TO_GO`],
-//!   [`MOVES_TO_GO`] − own moves played / 2). With only a per-move limit nothing is
-//!   saved for later moves, so `optimum` = `maximum`; the search then uses the whole
-//!   budget (the `partial` search parameter, on by default: an iteration cut at
-//!   `maximum` still plays a move that failed high in it; see `search`).
+//!   [`MOVES_TO_GO`] − own moves played / 2). With only a per-move limit, or a match
+//!   clock so ample that `left` / moves-to-go ≥ `cap` = `turn` (every move still to come could
+//!   take the whole cap: 0.5 s per move with 30 s per game), nothing is saved for later
+//!   moves, so `optimum` = `maximum`; the search then uses the whole budget (the
+//!   `partial` search parameter, on by default: an iteration cut at `maximum` still
+//!   plays a move that failed high in it; see `search`). Against Rapfi at 0.5 s / 30 s
+//!   the older rule thought 111 ms per move on average and ended games with most of
+//!   the clock unused.
 //!
 //! Examples (turn, match, left, own moves → optimum, maximum), see the unit test table:
 //!
@@ -32,7 +36,9 @@
 //! | 5000         | 120000        | 7000       | 30    | 466     | 950     |
 //! | 0            | 0             | –          | 0     | 0       | 50      |
 //! | –            | –             | –          | 0     | 4750    | 4750    |
-//! | 2000000      | 100000000     | 100000000  | 0     | 1199700 | 1999500 |
+//! | 500          | 30000         | 30000      | 0     | 450     | 450     |
+//! | 500          | 30000         | 4000       | 40    | 270     | 450     |
+//! | 2000000      | 100000000     | 100000000  | 0     | 1999500 | 1999500 |
 //! | 1000         | 100000        | -5         | 10    | 0       | 0       |
 
 use std::time::{Duration, Instant};
@@ -143,7 +149,13 @@ pub fn budget(settings: &TimeSettings, own_moves: usize) -> Budget {
         Some(l) => {
             let own = i64::try_from(own_moves).unwrap_or(i64::MAX);
             let to_go = (MOVES_TO_GO - own / 2).max(MIN_MOVES_TO_GO);
-            (maximum / 10 * 6 + (maximum % 10) * 6 / 10).min(l / to_go)
+            if cap == turn && l / to_go >= cap {
+                // The match clock could pay the per-move cap for every move still to
+                // come: nothing is saved by stopping early.
+                maximum
+            } else {
+                (maximum / 10 * 6 + (maximum % 10) * 6 / 10).min(l / to_go)
+            }
         }
         None => maximum,
     };
@@ -253,9 +265,15 @@ mod tests {
                 100_000_000,
                 Some(100_000_000),
                 0,
-                1_199_700,
+                1_999_500,
                 1_999_500,
             ),
+            // 0.5 s per move, 30 s per game: the clock pays the whole cap every move...
+            (Some(500), 30_000, Some(30_000), 0, 450, 450),
+            (Some(500), 30_000, Some(6000), 40, 450, 450),
+            // ...until the rest of the game could no longer have it.
+            (Some(500), 30_000, Some(4000), 40, 270, 450),
+            (Some(500), 30_000, Some(2100), 50, 150, 250),
             (Some(1000), 100_000, Some(-5), 10, 0, 0),
             // time_left = "unlimited" ignores timeout_match
             (Some(1000), 100_000, Some(UNLIMITED_LEFT_MS), 0, 950, 950),
@@ -292,7 +310,7 @@ mod tests {
             (Some(0), 180_000, Some(180_000), 0, 0, 50),
             (Some(0), 0, Some(UNLIMITED_LEFT_MS), 0, 0, 50),
             // Yixin-Board's "unlimited": a huge turn and match
-            (Some(2_000_000), 100_000_000, None, 0, 1_199_700, 1_999_500),
+            (Some(2_000_000), 100_000_000, None, 0, 1_999_500, 1_999_500),
             // absurd numbers are capped at a day
             (Some(i64::MAX), 0, None, 0, 86_399_500, 86_399_500),
             (None, i64::MAX, Some(i64::MAX), 0, 51_839_700, 86_399_500),
@@ -373,6 +391,8 @@ mod tests {
         let t0 = Instant::now();
         let l = SearchLimits::from_settings(&settings(Some(1000), 60_000, None), 0, t0);
         assert_eq!(l.hard_deadline(), t0 + Duration::from_millis(950));
+        assert_eq!(l.soft_deadline(), t0 + Duration::from_millis(950));
+        let l = SearchLimits::from_settings(&settings(Some(1000), 20_000, None), 0, t0);
         assert_eq!(l.soft_deadline(), t0 + Duration::from_millis(570));
         assert_eq!(l.multi_pv, 1);
     }

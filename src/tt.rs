@@ -343,17 +343,9 @@ impl Tt {
     /// move is made, so the miss overlaps the child's first steps before its probe).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            if let Some(w) = self.words.get(self.bucket(key)) {
-                // SAFETY: a prefetch is only a hint: it never faults and has no effect
-                // on memory; SSE is part of every x86_64 target.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(w.as_ptr().cast::<i8>().cast_const()) };
-            }
+        if let Some(w) = self.words.get(self.bucket(key)) {
+            crate::mem::prefetch(w);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The entry stored for `key`, with mate values converted for a node at `ply`.

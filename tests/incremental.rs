@@ -1,10 +1,29 @@
-//! The incremental board state (line keys, patterns, classes, counts, candidates,
-//! Zobrist key) must equal a from-scratch rebuild after every move and every undo.
+//! The incremental board state (line keys, patterns, classes, counts, cell value sums,
+//! candidates, Zobrist key) must equal a from-scratch rebuild after every move and
+//! every undo.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sente::board::Board;
+use sente::board::{Board, CellValues, CELL_VALUE_FIELDS};
 use sente::types::{Pos, Rule};
+use std::sync::OnceLock;
+
+/// Random cell values (entry 0 zero), packed like the evaluation's: a small value in
+/// the low 32 bits and another above.
+fn random_values() -> &'static CellValues {
+    static V: OnceLock<&'static CellValues> = OnceLock::new();
+    V.get_or_init(|| {
+        let mut rng = StdRng::seed_from_u64(0xCE11);
+        let mut v = Box::new(CellValues([[0; CELL_VALUE_FIELDS]; 2]));
+        for c in 0..2 {
+            for f in 1..CELL_VALUE_FIELDS {
+                let (a, b) = (rng.gen_range(-5000i64..5000), rng.gen_range(-5000i64..5000));
+                v.0[c][f] = a + (b << 32);
+            }
+        }
+        Box::leak(v)
+    })
+}
 
 /// Play one random game with random undos, checking consistency at every step.
 fn random_game(
@@ -25,7 +44,17 @@ fn random_game(
     let mut cands = Vec::new();
     let mut checks = 0;
     let mut played = 0;
+    // Cell values from the start, from a few moves in, or never.
+    let values_at = match rng.gen_range(0..3) {
+        0 => Some(0),
+        1 => Some(rng.gen_range(1..=max_moves.max(1))),
+        _ => None,
+    };
     while played < max_moves && board.empty_count() > 0 {
+        if values_at == Some(played) {
+            board.set_cell_values(random_values());
+            board.assert_consistent();
+        }
         board.candidates(&mut cands);
         // Mostly near stones (where patterns change), sometimes anywhere.
         let p = if !cands.is_empty() && rng.gen_bool(0.9) {

@@ -3,7 +3,7 @@
 //! * Gomocup offset format (Piskvork, GomocupJudge, c-gomoku-cli `type=offset`):
 //!   `dx,dy, dx,dy, …` relative to the centre, x = dx + size/2, y = dy + size/2. Separators
 //!   may be any mix of commas and spaces, as long as the numbers come in x,y pairs.
-//! * Tab-separated tables such as `/work/shared/data/*/positions.txt`: the first column whose
+//! * Tab-separated tables such as `../shared/data/*/positions.txt`: the first column whose
 //!   space-separated tokens are all `x,y` pairs holds the moves (absolute, 0-based). When the
 //!   second column is a board size that differs from the match's size, the line is skipped.
 //! * c-gomoku-cli `pos` format: `d3e5f6`, letter = x (a = 0), number = y + 1.

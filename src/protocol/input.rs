@@ -88,6 +88,7 @@ pub fn read_line<R: BufRead>(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -12,6 +12,10 @@
 //! the reply. A STOP applies to the last search command received before it, even if that
 //! search has not started yet (sequence numbers decide).
 
+// The protocol answers bad input with ERROR and never dies on it; the engine facade
+// likewise: no unwrap, expect or panic outside their tests (submodules included).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod input;
 pub mod log;
 pub mod parse;
@@ -718,6 +722,7 @@ pub fn run() -> i32 {
 pub const PREFAULT_STEP: usize = 1 << 20;
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -69,6 +69,7 @@ pub fn search_info(info: &SearchInfo) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

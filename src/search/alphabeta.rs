@@ -6,7 +6,8 @@ use super::{Core, LMR_TABLE};
 use crate::board::Board;
 use crate::eval::{evaluate, quick_result};
 use crate::movegen::{
-    caro_multi_five, find_five_point, five_points, forbidden_for_mover, generate, OrderInfo, Stage,
+    caro_multi_five, find_five_point, five_points, forbidden_for_mover, four_points, generate,
+    OrderInfo, Stage,
 };
 use crate::pattern::Pattern4;
 use crate::tt::Bound;
@@ -53,7 +54,7 @@ impl Core {
 
         // Step 4. Leaves go to the quiescence search.
         if depth <= 0 {
-            return self.qsearch(board, stack, ply, 0);
+            return self.qsearch(board, stack, alpha, beta, ply, 0);
         }
 
         // Step 5. Transposition table.
@@ -262,13 +263,17 @@ impl Core {
         best
     }
 
-    /// The leaf search: decided positions from the counts, forced blocks of the
-    /// opponent's five point (up to `qsearch_max_ply` of them), a VCF of the side to
-    /// move (threat solver, small node budget, cached), else the static value.
+    /// The leaf search (fail-soft within (`alpha`, `beta`)): decided positions from the
+    /// counts, forced blocks of the opponent's five point (up to `qsearch_max_ply` of
+    /// them), a VCF of the side to move (threat solver, small node budget, cached);
+    /// else the static value, or better the best of the side to move's fours (up to
+    /// `qsearch_fours` of them in the line, each answered by its forced block).
     pub(super) fn qsearch(
         &mut self,
         board: &mut Board,
         stack: &mut [Frame],
+        alpha: Value,
+        beta: Value,
         ply: i32,
         qply: i32,
     ) -> Value {
@@ -287,7 +292,7 @@ impl Core {
             // Caro: one of several five points may stop them all; the main search
             // tries each (a leaf here would misjudge the position either way).
             if qply < self.params.qsearch_max_ply && (ply as usize) < MAX_PLY - 2 {
-                return self.caro_blocks(board, stack, ply, qply);
+                return self.caro_blocks(board, stack, alpha, beta, ply, qply);
             }
             return evaluate(board, &self.params.eval);
         }
@@ -303,7 +308,7 @@ impl Core {
                 rest[0].bbox = cur.bbox.with(p, board.width(), board.height());
                 board.make(p);
                 self.nodes += 1;
-                let v = -self.qsearch(board, rest, ply + 1, qply + 1);
+                let v = -self.qsearch(board, rest, -beta, -alpha, ply + 1, qply + 1);
                 board.unmake();
                 return v;
             }
@@ -329,7 +334,49 @@ impl Core {
                 }
             }
         }
-        evaluate(board, &self.params.eval)
+        let stand = evaluate(board, &self.params.eval);
+        // Own fours: each forces its block (played by the child), so a line of fours
+        // finds the VCFs and the threats that come with them.
+        let me = board.side_to_move();
+        let mc = board.counts(me);
+        let fours = mc[Pattern4::Block4 as usize]
+            + mc[Pattern4::Block4Plus as usize]
+            + mc[Pattern4::Block4Flex3 as usize];
+        if stand >= beta
+            || fours == 0
+            || qply >= 2 * self.params.qsearch_fours
+            || (ply as usize) >= MAX_PLY - 4
+            || board.count(opp, Pattern4::Five) > 0
+        {
+            return stand;
+        }
+        let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
+        let mut cells = [Pos::NONE; 16];
+        let n = four_points(board, me, &cur.bbox, &mut cells);
+        let (mut best, mut alpha) = (stand, alpha.max(stand));
+        for &m in &cells[..n] {
+            if forbidden_for_mover(board, m) {
+                continue;
+            }
+            rest[0].bbox = cur.bbox.with(m, board.width(), board.height());
+            board.make(m);
+            self.nodes += 1;
+            let v = -self.qsearch(board, rest, -beta, -alpha, ply + 1, qply + 1);
+            board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Caro leaf with several opponent five points: the best of blocking each of them
@@ -338,6 +385,8 @@ impl Core {
         &mut self,
         board: &mut Board,
         stack: &mut [Frame],
+        alpha: Value,
+        beta: Value,
         ply: i32,
         qply: i32,
     ) -> Value {
@@ -350,12 +399,15 @@ impl Core {
             rest[0].bbox = cur.bbox.with(p, board.width(), board.height());
             board.make(p);
             self.nodes += 1;
-            let v = -self.qsearch(board, rest, ply + 1, qply + 1);
+            let v = -self.qsearch(board, rest, -beta, -alpha.max(best), ply + 1, qply + 1);
             board.unmake();
             if self.stopped {
                 return 0;
             }
             best = best.max(v);
+            if best >= beta {
+                break;
+            }
         }
         best
     }

@@ -293,6 +293,7 @@ impl Searcher {
     /// Only the root threat phase of a search of `board` within `limits` (for
     /// benchmarks: its defence searches are not all counted as nodes).
     pub fn threat_phase(&mut self, board: &mut Board, limits: &SearchLimits) -> RootThreat {
+        crate::eval::prepare(board, &self.core.params.eval);
         self.core.reset_for_search(limits, None);
         self.core.root_threats(board, limits)
     }
@@ -340,6 +341,7 @@ impl Searcher {
         stop: Option<Arc<AtomicBool>>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        crate::eval::prepare(board, &self.core.params.eval);
         let mut stack = std::mem::take(&mut self.stack);
         let r = self
             .core

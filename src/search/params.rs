@@ -1,8 +1,21 @@
 //! Every tunable of the search and the evaluation, in one place, so that matches can
 //! compare configurations by changing values here (or through [`SearchParams::apply`]).
 
+use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
 use crate::types::Value;
+
+/// A set of learned evaluation weights, compared by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct WeightsRef(pub &'static Weights);
+
+impl PartialEq for WeightsRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for WeightsRef {}
 
 /// Which root driver runs each iteration of iterative deepening.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,6 +45,9 @@ pub struct EvalParams {
     pub own_double_threat: Value,
     /// Bonus for having the move.
     pub tempo: Value,
+    /// The learned evaluation's weights ([`crate::eval::weights`]); `None`: the
+    /// hand-set evaluation from the fields above.
+    pub learned: Option<WeightsRef>,
 }
 
 impl Default for EvalParams {
@@ -45,6 +61,7 @@ impl Default for EvalParams {
             opp_three_no_four: 120,
             own_double_threat: 300,
             tempo: 12,
+            learned: None,
         }
     }
 }
@@ -84,6 +101,9 @@ pub struct SearchParams {
     pub forced_extension: bool,
     /// Most plies of forced blocks the quiescence search plays.
     pub qsearch_max_ply: i32,
+    /// Most own fours in a line of the quiescence search (each followed by its forced
+    /// block; 0 = the leaf takes the static value without trying fours).
+    pub qsearch_fours: i32,
     /// Poll the clock and the stop flag every this many nodes.
     pub check_interval: u64,
     /// No new iteration starts after this many thousandths of the (stretched) soft
@@ -172,6 +192,7 @@ impl Default for SearchParams {
             lmr_defend: true,
             forced_extension: true,
             qsearch_max_ply: 12,
+            qsearch_fours: 0,
             check_interval: 256,
             next_iteration_permille: 600,
             history_scale: 1,
@@ -212,7 +233,8 @@ impl SearchParams {
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. Keys: driver (mtdf|pvs), top_n, root_top_n, asp,
     /// lmr, lmr_index, lmr_depth, lmr_k, lmr_c,
-    /// lmr_tactical, lmr_defend (on|off), fext, qply, threats (on|off), root_vcf, root_vct,
+    /// lmr_tactical, lmr_defend (on|off), fext, qply, qfours (own fours in a quiescence line,
+    /// 0 = off), threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
@@ -224,7 +246,9 @@ impl SearchParams {
     /// (on|off: four-three / double-three wins in 5 from the counts), partial (on|off:
     /// with a per-move limit only, no soft stop and iterations predicted to end past
     /// the hard limit are started); evaluation:
-    /// ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
+    /// eval (learned|classic), weights (a weight file for the learned evaluation; a
+    /// file that cannot be used is an error and changes nothing), and for the classic
+    /// one ev_own, ev_opp (14 weights separated by '/'), ev_forbid, ev_three, ev_double,
     /// ev_tempo (see [`EvalParams`]).
     ///
     /// # Errors
@@ -269,6 +293,7 @@ impl SearchParams {
                 "lmr_defend" => self.lmr_defend = flag()?,
                 "fext" => self.forced_extension = flag()?,
                 "qply" => self.qsearch_max_ply = num()?.clamp(0, 60) as i32,
+                "qfours" => self.qsearch_fours = num()?.clamp(0, 30) as i32,
                 "threats" => self.threats = flag()?,
                 "root_vcf" => self.root_vcf_nodes = num()?.max(0) as u64,
                 "root_vct" => self.root_vct_nodes = num()?.max(0) as u64,
@@ -295,6 +320,17 @@ impl SearchParams {
                 "ev_three" => self.eval.opp_three_no_four = num()?.clamp(-10_000, 10_000) as Value,
                 "ev_double" => self.eval.own_double_threat = num()?.clamp(-10_000, 10_000) as Value,
                 "ev_tempo" => self.eval.tempo = num()?.clamp(-10_000, 10_000) as Value,
+                "eval" => {
+                    self.eval.learned = match v {
+                        "learned" => Some(WeightsRef(Weights::builtin())),
+                        "classic" => None,
+                        _ => return Err(format!("bad eval {v:?} (learned|classic)")),
+                    }
+                }
+                "weights" => {
+                    let w = Weights::load_static(v).map_err(|(_, e)| e)?;
+                    self.eval.learned = Some(WeightsRef(w));
+                }
                 "iir" => self.iir_depth = num()?.clamp(0, 100) as i32,
                 "next_iter" => self.next_iteration_permille = num()?.clamp(100, 2000) as u32,
                 _ => return Err(format!("unknown parameter {k:?}")),

@@ -219,8 +219,8 @@ impl Table {
     #[inline]
     fn prefetch(&self, key: u64) {
         let b = self.bucket(key);
-        super::tt::prefetch(&self.slots[b]);
-        super::tt::prefetch(&self.slots[b + BUCKET - 1]);
+        crate::mem::prefetch(&self.slots[b]);
+        crate::mem::prefetch(&self.slots[b + BUCKET - 1]);
     }
 
     #[inline]
@@ -348,7 +348,7 @@ impl<S: SideSlot> SideTable<S> {
     /// Prefetch the first cache line of the slot of `key` (where its key is).
     #[inline]
     fn prefetch(&self, key: u64) {
-        super::tt::prefetch(&self.slots[self.off + (key as usize & self.mask)]);
+        crate::mem::prefetch(&self.slots[self.off + (key as usize & self.mask)]);
     }
 
     /// The slot of `key`, if it holds that key.

@@ -84,7 +84,7 @@ impl Tt {
     /// only: the caller probes several positions and their cache misses overlap).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[self.index(key)]);
+        crate::mem::prefetch(&self.slots[self.index(key)]);
     }
 
     /// The entry for `key`, if stored.
@@ -147,20 +147,6 @@ pub(crate) fn salt_of(clears: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
-}
-
-/// Prefetch the cache line holding `x` (no effect on other targets than x86_64).
-#[inline]
-pub(crate) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch is only a hint: it never faults and has no effect on
-        // memory; SSE is part of every x86_64 target.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 #[cfg(test)]

@@ -7,10 +7,19 @@
 //! [`EvalParams`]. The rule enters through the pattern tables (five definitions, renju
 //! forbidden classes) plus a renju term for black's forbidden cells.
 
+pub mod datagen;
+pub mod features;
+pub mod train;
+pub mod weights;
+
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::search::params::EvalParams;
 use crate::types::{mate_in, mated_in, Color, Rule, Value, VALUE_MATE_IN_MAX};
+
+/// Scale of the learned evaluation: sigmoid(value / `SCALE`) is the expected score of
+/// the side to move (see [`train`]).
+pub const SCALE: i32 = 200;
 
 const FIVE: usize = Pattern4::Five as usize;
 const FLEX4: usize = Pattern4::Flex4 as usize;
@@ -18,9 +27,93 @@ const B4F3: usize = Pattern4::Block4Flex3 as usize;
 const BLOCK4: usize = Pattern4::Block4 as usize;
 const F3X2: usize = Pattern4::Flex3x2 as usize;
 
-/// Static value of the position for the side to move (never a mate score).
+/// Static value of the position for the side to move (never a mate score): the learned
+/// evaluation when `p` has weights, else the hand-set one.
+#[inline]
 #[must_use]
 pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
+    match p.learned {
+        Some(w) => learned(board, w.0),
+        None => classic(board, p),
+    }
+}
+
+/// The learned evaluation: the own values of the side to move's cell combinations less
+/// the opponent values of the opponent's (summed by the board, [`Board::value_sum`],
+/// which must be kept for `w`'s cell values: see [`prepare`]), plus the value of the
+/// threat mask.
+#[inline]
+#[must_use]
+pub fn learned(board: &Board, w: &weights::Weights) -> Value {
+    debug_assert!(board.has_cell_values(w.cell_values(board.rule())));
+    let me = board.side_to_move();
+    let (own, _) = weights::unpack(board.value_sum(me));
+    let (_, opp) = weights::unpack(board.value_sum(me.opp()));
+    let threat = w.rule(board.rule()).threat[me.idx()][features::threat_mask(board, me)];
+    let v = own - opp + i64::from(threat);
+    v.clamp(
+        i64::from(-VALUE_MATE_IN_MAX + 1),
+        i64::from(VALUE_MATE_IN_MAX - 1),
+    ) as Value
+}
+
+/// Make `board` keep the cell value sums the evaluation `p` reads (a no-op for the
+/// hand-set evaluation or when they are kept already).
+pub fn prepare(board: &mut Board, p: &EvalParams) {
+    if let Some(w) = p.learned {
+        board.set_cell_values(w.0.cell_values(board.rule()));
+    }
+}
+
+/// The hand-set evaluation ([`classic`]) as learned-evaluation weights: each
+/// combination gets the weight of its class, each threat mask the hand-set threat
+/// terms it implies (nearly: the mask merges four-three with double-three points).
+/// Training starts from these.
+#[must_use]
+pub fn classic_weights(p: &EvalParams) -> weights::Weights {
+    use crate::pattern::RuleTables;
+    let mut rules = Vec::new();
+    for rule in Rule::ALL {
+        let t = RuleTables::get(rule);
+        let mut r = weights::RuleWeights::zero();
+        for (k, codes) in features::combos().iter().enumerate().skip(1) {
+            let packed = codes
+                .iter()
+                .enumerate()
+                .fold(0u32, |a, (d, &c)| a | u32::from(c) << (3 * d));
+            for c in 0..2 {
+                let class = t.combo(c, packed) as usize;
+                r.own[c][k] = p.own[class] as i16;
+                r.opp[c][k] = p.opp[class] as i16;
+                if rule == Rule::Renju && c == 0 && class == Pattern4::Forbid as usize {
+                    r.own[c][k] -= p.forbid_for_white as i16;
+                    r.opp[c][k] -= p.forbid_for_white as i16;
+                }
+            }
+        }
+        for mask in 0..features::THREATS {
+            let bit = |b: usize| mask >> b & 1 != 0;
+            let mut v = p.tempo;
+            let own_fours = bit(1) || bit(3) || bit(4);
+            let opp_fours = bit(0) || bit(2) || bit(7) || bit(8);
+            if bit(2) && !own_fours {
+                v -= p.opp_three_no_four;
+            }
+            if bit(3) && !opp_fours {
+                v += p.own_double_threat;
+            }
+            r.threat[0][mask] = v as i16;
+            r.threat[1][mask] = v as i16;
+        }
+        rules.push(r);
+    }
+    weights::Weights::new(rules, "classic")
+}
+
+/// The hand-set evaluation: a weight per class of each empty cell and colour, and a
+/// few threat terms ([`EvalParams`]).
+#[must_use]
+pub fn classic(board: &Board, p: &EvalParams) -> Value {
     let me = board.side_to_move();
     let mc = board.counts(me);
     let oc = board.counts(me.opp());
@@ -185,6 +278,40 @@ mod tests {
         assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Flex3x2);
         assert_eq!(quick_result(&b, 0, true), Some(mate_in(5)));
         assert_eq!(quick_result(&b, 0, false), None);
+    }
+
+    /// Without the two threat terms the mask cannot express exactly, the hand-set
+    /// evaluation's weights as learned-evaluation weights give the same values, in
+    /// random positions of every rule (renju's forbidden-cell term included).
+    #[test]
+    fn classic_weights_reproduce_the_hand_set_evaluation() {
+        use rand::{Rng, SeedableRng};
+        let p = EvalParams {
+            opp_three_no_four: 0,
+            own_double_threat: 0,
+            ..EvalParams::default()
+        };
+        let w: &'static weights::Weights = Box::leak(Box::new(classic_weights(&p)));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut cands = Vec::new();
+        let mut compared = 0;
+        for rule in Rule::ALL {
+            for _ in 0..40 {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                b.set_cell_values(w.cell_values(rule));
+                for _ in 0..rng.gen_range(1..40) {
+                    b.candidates(&mut cands);
+                    let m = cands[rng.gen_range(0..cands.len())];
+                    if b.pattern4(m, b.side_to_move()) == Pattern4::Five || !b.is_legal(m) {
+                        break;
+                    }
+                    b.make(m);
+                    assert_eq!(learned(&b, w), classic(&b, &p), "{rule:?}\n{b}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 500);
     }
 
     #[test]
