@@ -42,6 +42,12 @@ pub struct MatchConfig {
     pub tt_bytes: usize,
     /// Search threads of A and of B (Lazy SMP; not capped at the core count).
     pub threads: [usize; 2],
+    /// With `nodes`: each side's node limit is `nodes` times its thread count (the
+    /// search's node limit counts every thread), i.e. the same nodes per thread: a
+    /// comparison of thread counts as if the machine ran every thread at full speed.
+    pub nodes_per_thread: bool,
+    /// B's node limit when it differs from A's (`nodes`).
+    pub nodes_b: Option<u64>,
 }
 
 /// Result counts from A's side.
@@ -155,9 +161,19 @@ fn play_game(
         let a_to_move = black_to_move == a_is_black;
         let idx = usize::from(!a_to_move);
         let start = Instant::now();
-        let mut limits = if let Some(n) = cfg.nodes {
+        let nodes = if idx == 1 {
+            cfg.nodes_b.or(cfg.nodes)
+        } else {
+            cfg.nodes
+        };
+        let mut limits = if let Some(n) = nodes {
             let mut l = SearchLimits::fixed(Duration::from_secs(3600), start);
-            l.max_nodes = Some(n);
+            let per = if cfg.nodes_per_thread {
+                cfg.threads[idx] as u64
+            } else {
+                1
+            };
+            l.max_nodes = Some(n.saturating_mul(per));
             l
         } else {
             let settings = TimeSettings {
@@ -259,8 +275,9 @@ pub fn run_match(cfg: &MatchConfig, mut report: impl FnMut(&str)) -> Score {
 }
 
 /// `selfplay --a SPEC --b SPEC --games N (--ms MS | --nodes N) [--size S] [--rule R]
-/// [--openings FILE] [--seed S] [--threads-a N] [--threads-b N]`. Returns the process
-/// exit code.
+/// [--openings FILE] [--seed S] [--threads-a N] [--threads-b N] [--nodes-per-thread]
+/// [--nodes-b N]`.
+/// Returns the process exit code.
 pub fn cli(args: &[String]) -> i32 {
     let mut cfg = MatchConfig {
         a: SearchParams::default(),
@@ -274,6 +291,8 @@ pub fn cli(args: &[String]) -> i32 {
         seed: 1,
         tt_bytes: 16 << 20,
         threads: [1, 1],
+        nodes_per_thread: false,
+        nodes_b: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -296,6 +315,15 @@ pub fn cli(args: &[String]) -> i32 {
                 Ok(())
             }
             "--seed" => v.parse().map(|n| cfg.seed = n).map_err(|e| e.to_string()),
+            "--nodes-b" => v
+                .parse()
+                .map(|n| cfg.nodes_b = Some(n))
+                .map_err(|e| e.to_string()),
+            "--nodes-per-thread" => {
+                cfg.nodes_per_thread = true;
+                i += 1;
+                continue;
+            }
             "--threads-a" | "--threads-b" => {
                 v.parse::<usize>().map_err(|e| e.to_string()).and_then(|n| {
                     if (1..=256).contains(&n) {

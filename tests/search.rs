@@ -323,6 +323,8 @@ fn a_selfplay_match_plays_every_game_with_colours_swapped() {
         seed: 5,
         tt_bytes: 1 << 20,
         threads: [1, 1],
+        nodes_per_thread: false,
+        nodes_b: None,
     };
     let mut lines = Vec::new();
     let s1 = run_match(&cfg, |l| lines.push(l.to_string()));
@@ -356,6 +358,8 @@ fn selfplay_reads_the_moves_column_of_both_opening_file_formats() {
         seed: 1,
         tt_bytes: 1 << 20,
         threads: [1, 1],
+        nodes_per_thread: false,
+        nodes_b: None,
     };
     let (ops, from_file) = openings(&cfg, 4);
     std::fs::remove_file(&path).ok();
