@@ -923,7 +923,8 @@ impl Board {
         Ok(b)
     }
 
-    /// An independent copy (for a second thread or a referee), built from the moves.
+    /// An independent copy (for a second thread or a referee), built from the moves,
+    /// keeping the same cell value sums ([`Board::set_cell_values`]).
     #[must_use]
     pub fn duplicate(&self) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule).expect("size was valid");
@@ -935,6 +936,7 @@ impl Board {
         for &p in self.history() {
             b.make(p);
         }
+        b.set_cell_values(self.values);
         b.outcome = self.outcome;
         b
     }

@@ -57,6 +57,32 @@ fn a_multi_threaded_search_returns_a_legal_move() {
     }
 }
 
+/// A helper searches a copy of the board (`Board::duplicate`): with the learned
+/// evaluation (`eval=learned`, whose cell value sums the board keeps) the copy must keep
+/// those sums, or every helper would evaluate with the threat term alone.
+#[test]
+fn a_helpers_board_copy_evaluates_as_the_original() {
+    let mut params = SearchParams::default();
+    params.apply("eval=learned").unwrap();
+    for &(size, rule, m) in &BENCH_POSITIONS {
+        let mut b = board_from(size, rule, &moves(m)).expect("legal position");
+        sente::eval::prepare(&mut b, &params.eval);
+        let c = b.duplicate();
+        assert_eq!(c.history(), b.history());
+        assert_eq!(c.key(), b.key());
+        assert_eq!(
+            sente::eval::evaluate(&c, &params.eval),
+            sente::eval::evaluate(&b, &params.eval),
+            "{rule:?} {size}: {m}"
+        );
+    }
+    // And a search with helpers under it plays a legal move of a completed iteration.
+    let mut b = board_from(15, Rule::Renju, &moves(BENCH_POSITIONS[7].2)).unwrap();
+    let r = search(&mut b, 3, &params, &depth_limits(6));
+    assert_legal(&mut b, &r, "learned evaluation, 3 threads");
+    assert_eq!(r.depth, 6);
+}
+
 /// A search of three threads on an open position with 30 s to go: raised after
 /// 100 ms, the stop flag ends it within 2 s (every helper joined, since `go` waits for
 /// them), with a completed iteration's legal move; a flag raised before the search
