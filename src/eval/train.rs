@@ -134,7 +134,9 @@ impl Samples {
                     } else {
                         0.0
                     });
-                    self.value.push(f32::from(v));
+                    // Imported games have no search values: their target is the result.
+                    self.value
+                        .push(if g.has_values { f32::from(v) } else { f32::NAN });
                     let c =
                         crate::eval::classic(&board, &crate::search::params::EvalParams::default());
                     self.classic.push(c as f32);
@@ -170,12 +172,12 @@ fn fit_scale(x: &[f32], t: &[f32]) -> (f32, f32) {
     let mut best = (200.0, f32::INFINITY);
     let mut k = 20.0f32;
     while k <= 2000.0 {
-        let loss: f32 = x
-            .iter()
-            .zip(t)
+        let pairs = x.iter().zip(t).filter(|(x, _)| !x.is_nan());
+        let n = pairs.clone().count();
+        let loss: f32 = pairs
             .map(|(&x, &t)| cross_entropy(sigmoid(x / k), t))
             .sum::<f32>()
-            / x.len().max(1) as f32;
+            / n.max(1) as f32;
         if loss < best.1 {
             best = (k, loss);
         }
@@ -390,7 +392,13 @@ pub fn fit(
     let kv = fit_value_scale(train);
     let targets = |s: &Samples| -> Vec<f32> {
         (0..s.len())
-            .map(|i| cfg.lambda * s.result[i] + (1.0 - cfg.lambda) * sigmoid(s.value[i] / kv))
+            .map(|i| {
+                if s.value[i].is_nan() {
+                    s.result[i]
+                } else {
+                    cfg.lambda * s.result[i] + (1.0 - cfg.lambda) * sigmoid(s.value[i] / kv)
+                }
+            })
             .collect()
     };
     let (tt, vt) = (targets(train), targets(val));
