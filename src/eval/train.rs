@@ -426,10 +426,14 @@ pub fn fit(
         initial.1
     ));
     let (kc, cl) = fit_scale(&val.classic, &vt);
-    let (_, sl) = fit_scale(&val.value, &vt);
+    let search = if val.value.iter().any(|v| !v.is_nan()) {
+        format!("{:.5}", fit_scale(&val.value, &vt).1)
+    } else {
+        "(none: imported games)".to_string()
+    };
     report(&format!(
         "  for comparison, validation loss of the hand-set evaluation {cl:.5} (at its best \
-         scale {kc:.0}), of the search values {sl:.5}"
+         scale {kc:.0}), of the search values {search}"
     ));
     let mut best = (initial.1, w.clone(), initial);
     for epoch in 1..=cfg.epochs {
