@@ -41,6 +41,7 @@ fn main() {
             }
         }
         Some("train") => std::process::exit(sente::eval::train::cli(&args[1..])),
+        Some("datagen-import") => std::process::exit(sente::eval::datagen::import_cli(&args[1..])),
         Some("datagen") => std::process::exit(sente::eval::datagen::cli(&args[1..])),
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {

@@ -19,7 +19,7 @@
 //! | 1 | plies of the opening (random moves, no value) |
 //! | 2 | plies in all (`n`) |
 //! | 1 | result: 1 black won, 2 white won, 0 draw |
-//! | 1 | reserved (0) |
+//! | 1 | 0: the values below are search values; 1: there are none (imported games, whose values are written as 0) |
 //! | 2 × `n` | moves, `y * 32 + x` |
 //! | 2 × (`n` − opening) | the search value of each searched move, before it, from the side to move's view (i16; mate values as the search reports them) |
 //!
@@ -53,8 +53,11 @@ pub struct Game {
     pub moves: Vec<Pos>,
     /// 1 black won, -1 white won, 0 draw.
     pub result: i8,
-    /// Search value (side to move's view) before each move after the opening.
+    /// Search value (side to move's view) before each move after the opening (zeros
+    /// when `has_values` is false).
     pub values: Vec<i16>,
+    /// Whether `values` holds search values (false for imported game records).
+    pub has_values: bool,
 }
 
 impl Game {
@@ -70,7 +73,7 @@ impl Game {
             -1 => 2,
             _ => 0,
         });
-        out.push(0);
+        out.push(u8::from(!self.has_values));
         for m in &self.moves {
             out.extend_from_slice(&((m.y() * 32 + m.x()) as u16).to_le_bytes());
         }
@@ -133,6 +136,7 @@ impl Game {
                 moves,
                 result,
                 values,
+                has_values: data[7] == 0,
             },
             len,
         ))
@@ -285,7 +289,117 @@ pub fn play_game(cfg: &DatagenConfig, index: usize, searcher: &mut Searcher) -> 
         moves,
         result,
         values,
+        has_values: true,
     }
+}
+
+/// A game record in Piskvork's `.psq` format (header `Piskvorky WxH, …`, then one move
+/// per line as 1-based `x,y,ms`) as a [`Game`] under `rule` whose first `opening` moves
+/// were the opening; the result is read off the board (a five or a renju foul ends it;
+/// anything else is a draw). `None` when the record is not a legal game.
+#[must_use]
+pub fn game_from_psq(text: &str, rule: Rule, opening: usize) -> Option<Game> {
+    let mut lines = text.lines();
+    let head = lines.next()?;
+    let dims = head.strip_prefix("Piskvorky ")?.split(',').next()?;
+    let (w, h) = dims.split_once('x')?;
+    let (width, height) = (w.trim().parse().ok()?, h.trim().parse().ok()?);
+    let mut board = Board::new(width, height, rule).ok()?;
+    let mut result = 0i8;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 3 {
+            continue;
+        }
+        let (x, y): (i64, i64) = (f[0].trim().parse().ok()?, f[1].trim().parse().ok()?);
+        let p = board.pos(x - 1, y - 1)?;
+        let sign: i8 = if board.side_to_move() == crate::types::Color::Black {
+            1
+        } else {
+            -1
+        };
+        match board.play(p).ok()? {
+            MoveOutcome::Continue => {}
+            MoveOutcome::Win => result = sign,
+            MoveOutcome::Foul => result = -sign,
+            MoveOutcome::Draw => {}
+        }
+        if board.outcome().is_some() {
+            break;
+        }
+    }
+    let moves = board.history().to_vec();
+    if moves.len() <= opening {
+        return None;
+    }
+    Some(Game {
+        rule,
+        width,
+        height,
+        opening,
+        values: vec![0; moves.len() - opening],
+        moves,
+        result,
+        has_values: false,
+    })
+}
+
+/// `datagen-import --rule R --opening N --out FILE FILE.psq…`: game records (for example
+/// a `sente-arbiter --out-dir` folder's `game_*.psq`) as a data file without search values.
+/// Returns the exit code.
+pub fn import_cli(args: &[String]) -> i32 {
+    let (mut rule, mut opening, mut out) = (Rule::Freestyle, 3usize, None);
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--rule" => match args.get(i + 1).and_then(|r| Rule::parse(r)) {
+                Some(r) => rule = r,
+                None => {
+                    eprintln!("datagen-import: bad --rule");
+                    return 2;
+                }
+            },
+            "--opening" => match args.get(i + 1).and_then(|n| n.parse().ok()) {
+                Some(n) => opening = n,
+                None => {
+                    eprintln!("datagen-import: bad --opening");
+                    return 2;
+                }
+            },
+            "--out" => out = args.get(i + 1).cloned(),
+            f => {
+                files.push(f.to_string());
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let Some(out) = out else {
+        eprintln!("datagen-import: --out FILE is required");
+        return 2;
+    };
+    let mut buf = MAGIC.to_vec();
+    let (mut n, mut skipped) = (0, 0);
+    for f in &files {
+        match std::fs::read_to_string(f)
+            .ok()
+            .and_then(|t| game_from_psq(&t, rule, opening))
+        {
+            Some(g) => {
+                g.write(&mut buf);
+                n += 1;
+            }
+            None => skipped += 1,
+        }
+    }
+    if let Err(e) = std::fs::write(&out, &buf) {
+        eprintln!("datagen-import: {out}: {e}");
+        return 1;
+    }
+    eprintln!("datagen-import: {n} games to {out} ({skipped} files skipped)");
+    0
 }
 
 /// Run the games on `cfg.threads` threads and write them, in game order, to `out`;
@@ -435,6 +549,34 @@ pub fn value_of(v: i16) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_psq_record_imports_with_its_result_and_no_values() {
+        // Black (1-based) 1..5 on row 8 against white on row 1: black's fifth stone wins.
+        let mut text = String::from("Piskvorky 15x15, 11:11, 0\n");
+        for i in 1..=5 {
+            text += &format!("{i},8,10\n");
+            if i < 5 {
+                text += &format!("{},1,10\n", 2 * i + 3);
+            }
+        }
+        text += "a\nb\n0\n";
+        let g = game_from_psq(&text, Rule::Freestyle, 3).unwrap();
+        assert_eq!((g.moves.len(), g.result, g.opening), (9, 1, 3));
+        assert_eq!(g.moves[0], Pos::new(0, 7));
+        assert!(!g.has_values && g.values.len() == 6);
+        let mut buf = Vec::new();
+        g.write(&mut buf);
+        let (back, used) = Game::read(&buf).unwrap();
+        assert_eq!((back, used), (g, buf.len()));
+        // Not a game: a stone twice.
+        assert!(game_from_psq(
+            "Piskvorky 15x15, 1:1, 0\n3,3,0\n3,3,0\n4,4,0\n5,5,0\n",
+            Rule::Freestyle,
+            1
+        )
+        .is_none());
+    }
 
     #[test]
     fn a_datagen_run_is_reproducible_and_its_records_read_back() {

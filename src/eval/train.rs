@@ -12,7 +12,9 @@
 //! the weights ([`super::weights`]): the evaluation `e` of a position is the sum of
 //! its cells' combination values seen from the side to move plus the value of its
 //! threat mask, and training minimises the cross-entropy between `sigmoid(e / K)`
-//! (`K` = [`super::SCALE`]) and `t`, plus a small L2 penalty, with full-batch Adam.
+//! (`K` = [`super::SCALE`]) and `t`, plus an L2 penalty on the distance from the
+//! initial weights (so that rare features keep about their initial values), with
+//! full-batch Adam.
 //! Games are split into training and validation parts by index (every `1/val`-th game
 //! is held back); the loss of both is printed as it goes, and the weights with the best
 //! validation loss are kept. Rules are fitted separately; symmetric rules share the
@@ -32,6 +34,23 @@ const PARAMS: usize = 4 * COMBOS + 2 * THREATS;
 const OPP: usize = 2 * COMBOS;
 /// Where the threat values start.
 const THREAT: usize = 4 * COMBOS;
+
+/// The parameter each combination reads: itself, or without `space`, the combination
+/// with its F1/B2 codes read as nothing (an experiment: see `benches/RESULTS.md`).
+fn share(space: bool) -> &'static [u16; COMBOS] {
+    static T: std::sync::OnceLock<[[u16; COMBOS]; 2]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| {
+        let list = super::features::combos();
+        let own: [u16; COMBOS] = std::array::from_fn(|k| k as u16);
+        let stripped = std::array::from_fn(|k| {
+            let mut c = list[k].map(|x| if x == 1 { 0 } else { x });
+            c.sort_unstable_by(|a, b| b.cmp(a));
+            list.iter().position(|x| *x == c).unwrap_or(0) as u16
+        });
+        [stripped, own]
+    });
+    &t[usize::from(space)]
+}
 
 /// Training samples of one rule, feature lists stored flat.
 #[derive(Default)]
@@ -70,8 +89,8 @@ impl Samples {
         start..self.ends[i] as usize
     }
 
-    /// Add the samples of one game.
-    pub fn add_game(&mut self, g: &Game) {
+    /// Add the samples of one game (`space`: see [`TrainConfig::space`]).
+    pub fn add_game(&mut self, g: &Game, space: bool) {
         let tied = g.rule != Rule::Renju;
         let Ok(mut board) = Board::new(g.width, g.height, g.rule) else {
             return;
@@ -92,7 +111,8 @@ impl Samples {
                     for (c, base, sign) in [(me, 0, 1i16), (me.opp(), OPP, -1)] {
                         let base = base + if tied { 0 } else { c.idx() * COMBOS };
                         for (k, &n) in counts[c.idx()].iter().enumerate().skip(1) {
-                            if n > 0 {
+                            let k = usize::from(share(space)[k]);
+                            if n > 0 && k > 0 {
                                 self.idx.push((base + k) as u16);
                                 self.coef.push(sign * n as i16);
                             }
@@ -114,7 +134,9 @@ impl Samples {
                     } else {
                         0.0
                     });
-                    self.value.push(f32::from(v));
+                    // Imported games have no search values: their target is the result.
+                    self.value
+                        .push(if g.has_values { f32::from(v) } else { f32::NAN });
                     let c =
                         crate::eval::classic(&board, &crate::search::params::EvalParams::default());
                     self.classic.push(c as f32);
@@ -150,12 +172,12 @@ fn fit_scale(x: &[f32], t: &[f32]) -> (f32, f32) {
     let mut best = (200.0, f32::INFINITY);
     let mut k = 20.0f32;
     while k <= 2000.0 {
-        let loss: f32 = x
-            .iter()
-            .zip(t)
+        let pairs = x.iter().zip(t).filter(|(x, _)| !x.is_nan());
+        let n = pairs.clone().count();
+        let loss: f32 = pairs
             .map(|(&x, &t)| cross_entropy(sigmoid(x / k), t))
             .sum::<f32>()
-            / x.len().max(1) as f32;
+            / n.max(1) as f32;
         if loss < best.1 {
             best = (k, loss);
         }
@@ -179,12 +201,21 @@ pub struct TrainConfig {
     pub epochs: usize,
     /// Adam step size (evaluation units).
     pub lr: f32,
-    /// L2 penalty per weight.
+    /// L2 penalty per weight on its distance from the initial weights.
     pub l2: f32,
     /// Print the losses every this many epochs.
     pub report_every: usize,
     /// Worker threads for the gradient.
     pub threads: usize,
+    /// Keep every cell value at least 0 and at least the value of each combination a
+    /// code weaker (see [`make_monotone`]).
+    pub monotone: bool,
+    /// Tell F1/B2 lines from dead ones (off: they share the values of the combination
+    /// without them; the samples must be made with the same setting).
+    pub space: bool,
+    /// Keep the threat masks and the combinations with a code of at least this (4: an
+    /// open three) at their initial values.
+    pub freeze: Option<u8>,
 }
 
 impl Default for TrainConfig {
@@ -193,10 +224,62 @@ impl Default for TrainConfig {
             lambda: 0.7,
             epochs: 600,
             lr: 2.0,
-            l2: 0.0,
+            l2: 2e-6,
             report_every: 50,
             threads: 2,
+            monotone: false,
+            space: true,
+            freeze: None,
         }
+    }
+}
+
+/// For each combination, the combinations with one code one step weaker (code 1, F1/B2,
+/// is one step above 0; for renju black (`strict`) code 1 is a forbidden line and
+/// compares with nothing). In list order every weaker combination comes first.
+fn weaker(strict: bool) -> &'static Vec<Vec<usize>> {
+    static T: std::sync::OnceLock<[Vec<Vec<usize>>; 2]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| {
+        let list = super::features::combos();
+        let build = |strict: bool| -> Vec<Vec<usize>> {
+            list.iter()
+                .map(|c| {
+                    let mut out = Vec::new();
+                    for d in 0..4 {
+                        let lower = match c[d] {
+                            0 => continue,
+                            1 if strict => continue,
+                            2 if strict => 0,
+                            x => x - 1,
+                        };
+                        let mut e = *c;
+                        e[d] = lower;
+                        e.sort_unstable_by(|a, b| b.cmp(a));
+                        if let Some(k) = list.iter().position(|x| *x == e) {
+                            out.push(k);
+                        }
+                    }
+                    out
+                })
+                .collect()
+        };
+        [build(false), build(true)]
+    });
+    &t[usize::from(strict)]
+}
+
+/// Make a table of combination values monotone: none below 0, none below a weaker
+/// combination's (one forward pass in list order). A linear fit to game results gives
+/// some combinations negative or inverted values through correlations with others; the
+/// search then steers into positions that exploit them.
+fn make_monotone(w: &mut [f32], strict: bool) {
+    let weaker = weaker(strict);
+    for k in 1..COMBOS {
+        let mut v = w[k].max(0.0);
+        for &j in &weaker[k] {
+            v = v.max(w[j]);
+        }
+        w[k] = v;
     }
 }
 
@@ -262,15 +345,16 @@ fn flatten(r: &RuleWeights) -> Vec<f32> {
         .collect()
 }
 
-fn unflatten(w: &[f32], tied: bool) -> RuleWeights {
+fn unflatten(w: &[f32], tied: bool, space: bool) -> RuleWeights {
     let mut r = RuleWeights::zero();
     let q = |v: f32| v.round().clamp(-32_000.0, 32_000.0) as i16;
     let other = |base: usize, len: usize| if tied { base } else { base + len };
-    for k in 0..COMBOS {
-        r.own[0][k] = q(w[k]);
-        r.own[1][k] = q(w[other(0, COMBOS) + k]);
-        r.opp[0][k] = q(w[OPP + k]);
-        r.opp[1][k] = q(w[other(OPP, COMBOS) + k]);
+    for k0 in 0..COMBOS {
+        let k = usize::from(share(space)[k0]);
+        r.own[0][k0] = q(w[k]);
+        r.own[1][k0] = q(w[other(0, COMBOS) + k]);
+        r.opp[0][k0] = q(w[OPP + k]);
+        r.opp[1][k0] = q(w[other(OPP, COMBOS) + k]);
     }
     for m in 0..THREATS {
         r.threat[0][m] = q(w[THREAT + m]);
@@ -308,11 +392,27 @@ pub fn fit(
     let kv = fit_value_scale(train);
     let targets = |s: &Samples| -> Vec<f32> {
         (0..s.len())
-            .map(|i| cfg.lambda * s.result[i] + (1.0 - cfg.lambda) * sigmoid(s.value[i] / kv))
+            .map(|i| {
+                if s.value[i].is_nan() {
+                    s.result[i]
+                } else {
+                    cfg.lambda * s.result[i] + (1.0 - cfg.lambda) * sigmoid(s.value[i] / kv)
+                }
+            })
             .collect()
     };
     let (tt, vt) = (targets(train), targets(val));
     let mut w = flatten(init);
+    // The L2 penalty pulls towards the initial weights: a combination or mask seen in
+    // few positions keeps about its initial value.
+    let w0 = w.clone();
+    let frozen: Vec<bool> = (0..PARAMS)
+        .map(|i| match cfg.freeze {
+            None => false,
+            Some(_) if i >= THREAT => true,
+            Some(c) => super::features::combos()[i % COMBOS][0] >= c,
+        })
+        .collect();
     // Tied rules read black's tables for both colours (see `Samples::add_game`).
     let mut grad = vec![0f32; PARAMS];
     let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
@@ -326,10 +426,14 @@ pub fn fit(
         initial.1
     ));
     let (kc, cl) = fit_scale(&val.classic, &vt);
-    let (_, sl) = fit_scale(&val.value, &vt);
+    let search = if val.value.iter().any(|v| !v.is_nan()) {
+        format!("{:.5}", fit_scale(&val.value, &vt).1)
+    } else {
+        "(none: imported games)".to_string()
+    };
     report(&format!(
         "  for comparison, validation loss of the hand-set evaluation {cl:.5} (at its best \
-         scale {kc:.0}), of the search values {sl:.5}"
+         scale {kc:.0}), of the search values {search}"
     ));
     let mut best = (initial.1, w.clone(), initial);
     for epoch in 1..=cfg.epochs {
@@ -337,7 +441,10 @@ pub fn fit(
         // Step size decays to a tenth over the run.
         let lr = cfg.lr * (1.0 - 0.9 * (epoch as f32 / cfg.epochs as f32));
         for i in 0..PARAMS {
-            let g = grad[i] + cfg.l2 * w[i];
+            if frozen[i] {
+                continue;
+            }
+            let g = grad[i] + cfg.l2 * (w[i] - w0[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(epoch as i32));
@@ -346,6 +453,14 @@ pub fn fit(
         }
         for z in [0, COMBOS, OPP, OPP + COMBOS] {
             w[z] = 0.0;
+        }
+        if cfg.monotone {
+            for (t, base) in [0, COMBOS, OPP, OPP + COMBOS].into_iter().enumerate() {
+                // Renju black's tables (black = colour 0, unless tied) read code 1 as a
+                // forbidden line, which is no stronger than nothing.
+                let strict = !tied && t % 2 == 0;
+                make_monotone(&mut w[base..base + COMBOS], strict);
+            }
         }
         if epoch % cfg.report_every == 0 || epoch == cfg.epochs {
             let vl = loss_only(val, &vt, &w);
@@ -358,7 +473,7 @@ pub fn fit(
         }
     }
     Fit {
-        weights: unflatten(&best.1, tied),
+        weights: unflatten(&best.1, tied, cfg.space),
         initial,
         best: best.2,
         value_scale: kv,
@@ -366,7 +481,8 @@ pub fn fit(
 }
 
 /// `train --data FILE[,FILE…] --out FILE [--init FILE|classic] [--epochs N] [--lambda L]
-/// [--lr R] [--val N] [--threads T]`. Returns the exit code.
+/// [--lr R] [--l2 X] [--val N] [--report N] [--monotone on|off] [--space on|off]
+/// [--freeze C] [--threads T]`. Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let mut cfg = TrainConfig::default();
     let (mut data, mut out, mut init) = (Vec::new(), None, None);
@@ -403,6 +519,17 @@ pub fn cli(args: &[String]) -> i32 {
             "--report" => v
                 .parse()
                 .map(|n: usize| cfg.report_every = n.max(1))
+                .map_err(|e| format!("{e}")),
+            "--space" => match v.as_str() {
+                "on" | "off" => {
+                    cfg.space = v == "on";
+                    Ok(())
+                }
+                _ => Err("on|off".to_string()),
+            },
+            "--freeze" => v
+                .parse()
+                .map(|c| cfg.freeze = Some(c))
                 .map_err(|e| format!("{e}")),
             "--threads" => v
                 .parse()
@@ -455,9 +582,9 @@ pub fn cli(args: &[String]) -> i32 {
         let (mut train, mut val) = (Samples::default(), Samples::default());
         for (n, g) in games.iter().filter(|g| g.rule == rule).enumerate() {
             if n % val_every == 0 {
-                val.add_game(g);
+                val.add_game(g, cfg.space);
             } else {
-                train.add_game(g);
+                train.add_game(g, cfg.space);
             }
         }
         if train.is_empty() || val.is_empty() {
@@ -517,9 +644,9 @@ mod tests {
         let (mut train, mut val) = (Samples::default(), Samples::default());
         for (n, g) in games.iter().enumerate() {
             if n % 4 == 0 {
-                val.add_game(g);
+                val.add_game(g, true);
             } else {
-                train.add_game(g);
+                train.add_game(g, true);
             }
         }
         assert!(train.len() > 50, "{} samples", train.len());
@@ -546,7 +673,7 @@ mod tests {
         let mut checked = 0;
         for g in &games {
             let mut one = Samples::default();
-            one.add_game(g);
+            one.add_game(g, true);
             let mut board = Board::new(g.width, g.height, g.rule).unwrap();
             board.set_cell_values(weights.cell_values(g.rule));
             let mut k = 0;

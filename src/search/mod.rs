@@ -530,6 +530,13 @@ impl Core {
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut prev_value = evaluate(board, &self.params.eval);
         let mut prev_iteration = Duration::ZERO;
+        // Root moves verified against the opponent's forced wins (at most
+        // `verify_moves`), and whether a refutation has just dropped the best move.
+        let mut verified: Vec<Pos> = Vec::new();
+        let verify = self.params.threats
+            && self.params.verify_nodes > 0
+            && defend.is_none()
+            && stage == Stage::All;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let prev_best = result.best;
@@ -555,9 +562,42 @@ impl Core {
             result.nodes = self.total_nodes();
             on_info(&info_of_search(result, self.seldepth, elapsed_ms(limits)));
 
+            // Step 4b. Root move verification: a best move after which the opponent has
+            // a VCF or VCT is dropped, and the search goes on without it (the next
+            // iteration at least: a refutation lifts the soft stop once).
+            let mut refuted = false;
+            if verify
+                && depth >= self.params.verify_depth
+                && !is_mate(value)
+                && root.len() > 1
+                && !verified.contains(&best)
+                && verified.len() < self.params.verify_moves
+            {
+                verified.push(best);
+                board.make(best);
+                let stop = self.stop.clone();
+                let flag = stop.as_deref().unwrap_or(&self.never);
+                let lost =
+                    self.threats
+                        .has_forced_win(board, me.opp(), self.params.verify_nodes, flag);
+                board.unmake();
+                self.nodes += self.threats.take_nodes();
+                if lost && !self.stopped {
+                    root.retain(|m| m.pos != best);
+                    result.best = root[0].pos;
+                    result.pv = vec![root[0].pos];
+                    refuted = true;
+                }
+            }
+
             // Step 5. Stop conditions.
             if is_mate(value) && VALUE_MATE - value.abs() <= depth {
                 break;
+            }
+            if refuted {
+                prev_iteration = Duration::ZERO;
+                prev_value = value;
+                continue;
             }
             let elapsed = limits.elapsed();
             // The soft limit: more when the best move changed or the value dropped,

@@ -136,6 +136,14 @@ pub struct SearchParams {
     pub threat_time_permille: u32,
     /// Leaves: node budget of the side to move's VCF check (0 = no leaf VCF).
     pub leaf_vcf_nodes: u64,
+    /// Root move verification: after an iteration of at least `verify_depth`, the best
+    /// root move is checked for a VCF/VCT of the opponent with this node budget, and
+    /// dropped from the root if one is found (0 = off).
+    pub verify_nodes: u64,
+    /// Root move verification starts after an iteration of this depth.
+    pub verify_depth: i32,
+    /// At most this many different root moves are verified in one search.
+    pub verify_moves: usize,
     /// Leaves: longest VCF looked for (plies to the five).
     pub leaf_vcf_plies: i32,
     /// Reverse futility pruning: at a non-PV node with at most this many plies left
@@ -213,6 +221,9 @@ impl Default for SearchParams {
             defence_vct_nodes: 64_000,
             threat_time_permille: 150,
             leaf_vcf_nodes: 0,
+            verify_nodes: 0,
+            verify_depth: 6,
+            verify_moves: 4,
             leaf_vcf_plies: 21,
             rfp_depth: 2,
             rfp_margin: 80,
@@ -236,6 +247,8 @@ impl SearchParams {
     /// lmr_tactical, lmr_defend (on|off), fext, qply, qfours (own fours in a quiescence line,
     /// 0 = off), threats (on|off), root_vcf, root_vct,
     /// def_vcf, def_vct, threat_permille, leaf_vcf (node budgets; 0 = off), leaf_plies,
+    /// verify (node budget of the root move verification, 0 = off), verify_depth,
+    /// verify_moves,
     /// next_iter (permille of the soft limit after which no iteration starts), rfp
     /// (reverse futility depth, 0 = off), rfp_margin, mtd_step (on|off: MTD(f) steps that
     /// double while passes fail the same way), lmp (late-move pruning base, 0 =
@@ -301,6 +314,9 @@ impl SearchParams {
                 "def_vct" => self.defence_vct_nodes = num()?.max(0) as u64,
                 "threat_permille" => self.threat_time_permille = num()?.clamp(0, 1000) as u32,
                 "leaf_vcf" => self.leaf_vcf_nodes = num()?.max(0) as u64,
+                "verify" => self.verify_nodes = num()?.max(0) as u64,
+                "verify_depth" => self.verify_depth = num()?.clamp(1, 100) as i32,
+                "verify_moves" => self.verify_moves = num()?.clamp(1, 64) as usize,
                 "leaf_plies" => self.leaf_vcf_plies = num()?.clamp(1, 199) as i32,
                 "rfp" => self.rfp_depth = num()?.clamp(0, 20) as i32,
                 "rfp_margin" => self.rfp_margin = num()?.clamp(0, 10_000) as Value,

@@ -16,6 +16,7 @@ use crate::threat::defence::{vcf_defences, vct_defences};
 use crate::threat::vcf::VcfSolver;
 use crate::threat::vct::VctSolver;
 use crate::threat::ThreatResult;
+use crate::types::Color;
 use crate::types::Pos;
 use std::sync::atomic::AtomicBool;
 
@@ -260,6 +261,29 @@ impl Threats {
             }
         }
         RootThreat::Nothing
+    }
+}
+
+impl Threats {
+    /// True when `attacker` (to move on `board`) is found to win by a VCF or a VCT
+    /// within `nodes` solver nodes (the VCF question gets a quarter of them).
+    pub fn has_forced_win(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        nodes: u64,
+        stop: &AtomicBool,
+    ) -> bool {
+        let r = self
+            .vcf
+            .solve(board, attacker, ROOT_VCF_PLIES, nodes / 4, stop);
+        self.nodes += self.vcf.stats().nodes;
+        if r.is_win() {
+            return true;
+        }
+        let r = self.vct.solve(board, attacker, ROOT_VCT_PLIES, nodes, stop);
+        self.nodes += self.vct.stats().nodes;
+        r.is_win()
     }
 }
 
