@@ -495,14 +495,25 @@ impl Core {
         }
 
         // Step 4. Iterative deepening, with helper threads if there are any.
+        let no_defence = defend.is_none();
         if helpers.is_empty() {
-            self.iterate(board, stack, &mut root, stage, limits, on_info, &mut result);
+            self.iterate(
+                board,
+                stack,
+                &mut root,
+                stage,
+                no_defence,
+                limits,
+                on_info,
+                &mut result,
+            );
         } else {
             self.iterate_smp(
                 board,
                 stack,
                 &mut root,
                 stage,
+                no_defence,
                 limits,
                 on_info,
                 &mut result,
@@ -520,8 +531,9 @@ impl Core {
         &mut self,
         board: &mut Board,
         stack: &mut [Frame],
-        root: &mut [ScoredMove],
+        root: &mut Vec<ScoredMove>,
         stage: Stage,
+        no_defence: bool,
         limits: &SearchLimits,
         on_info: &mut dyn FnMut(&SearchInfo),
         result: &mut SearchResult,
@@ -535,8 +547,9 @@ impl Core {
         let mut verified: Vec<Pos> = Vec::new();
         let verify = self.params.threats
             && self.params.verify_nodes > 0
-            && defend.is_none()
+            && no_defence
             && stage == Stage::All;
+        let me = board.side_to_move();
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let prev_best = result.best;
@@ -651,8 +664,9 @@ impl Core {
         &mut self,
         board: &mut Board,
         stack: &mut [Frame],
-        root: &mut [ScoredMove],
+        root: &mut Vec<ScoredMove>,
         stage: Stage,
+        no_defence: bool,
         limits: &SearchLimits,
         on_info: &mut dyn FnMut(&SearchInfo),
         result: &mut SearchResult,
@@ -689,7 +703,9 @@ impl Core {
                 // A helper that cannot be started is only missing.
                 running.push(spawned.ok());
             }
-            self.iterate(board, stack, root, stage, limits, on_info, result);
+            self.iterate(
+                board, stack, root, stage, no_defence, limits, on_info, result,
+            );
             done.store(true, Ordering::Relaxed);
             running
                 .into_iter()
