@@ -1,5 +1,5 @@
 //! `pbrain-sente`: with no arguments, speaks the Piskvork/Gomocup protocol on
-//! stdin/stdout. Subcommands are for developers (see README).
+//! stdin/stdout. Subcommands are for developers (see `docs/development.md`).
 
 // Every `unsafe` block and impl (there is none today) says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
