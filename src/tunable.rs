@@ -1,7 +1,8 @@
-//! One list per parameter struct: [`tunable!`] defines the struct, its defaults and its
-//! `key=value` keys from a single declaration, so that the parser, the defaults and the
-//! documentation (`docs/search-parameters.md`, printed by `pbrain-sente params`) cannot
-//! drift apart. Used by [`crate::eval::params`] and [`crate::search::params`].
+//! One list per parameter struct: [`tunable!`](crate::tunable!) defines the struct, its
+//! defaults and its `key=value` keys from a single declaration, so that the parser, the
+//! defaults and the documentation (`docs/search-parameters.md`, printed by
+//! `pbrain-sente params`) cannot drift apart. Used by `eval::params` and
+//! `search::params`.
 
 /// One `key=value` setting of a parameter struct `P`.
 pub struct Key<P: 'static> {

@@ -17,7 +17,7 @@ use crate::types::{mate_in, mated_in, Color, Rule, Value, VALUE_MATE_IN_MAX};
 use params::EvalParams;
 
 /// Scale of the learned evaluation: sigmoid(value / `SCALE`) is the expected score of
-/// the side to move (see [`crate::learn::train`]).
+/// the side to move (the fit: `learn::train`).
 pub const SCALE: i32 = 200;
 
 const FIVE: usize = Pattern4::Five as usize;

@@ -1,7 +1,7 @@
 //! The evaluation's parameters: the hand-set weights and the choice of learned weights.
 //! They live here, below the search, so that the evaluation needs nothing from the
-//! search; [`crate::search::params::SearchParams`] holds one [`EvalParams`] and its
-//! `ev_*`, `eval` and `weights` keys set it.
+//! search; the search's parameters (`search::params::SearchParams`) hold one
+//! [`EvalParams`], set by its keys `ev_*`, `eval` and `weights`.
 
 use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
