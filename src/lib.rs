@@ -1,8 +1,11 @@
 //! Sente: a Gomoku/Renju engine for the Piskvork/Gomocup protocol.
 //!
-//! Module map (one concept per file): `types` (vocabulary), `pattern` (line pattern
-//! tables), `board` (incremental board), `rules` (wins and renju fouls), and the
-//! engine layers built on them.
+//! Module map (one concept per file), in layers, each using only those before it:
+//! `types` (vocabulary); `pattern` (line pattern tables and what makes a five);
+//! `board` (incremental board, with renju's forbidden points in `board::renju`);
+//! `eval` and `movegen`; `tt`; `threat` (the VCF and VCT solvers); `search`; `engine`
+//! (the facade); `protocol`. The tools (`bench`, `selfplay`, `arbiter`, the solver and
+//! training commands) sit on top.
 
 // Every `unsafe` block and impl says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -19,7 +22,6 @@ mod mem;
 pub mod movegen;
 pub mod pattern;
 pub mod protocol;
-pub mod rules;
 pub mod search;
 pub mod selfplay;
 pub mod threat;
