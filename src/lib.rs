@@ -3,8 +3,8 @@
 //! Module map (one concept per file), in layers, each using only those before it:
 //! `types` (vocabulary); `pattern` (line pattern tables and what makes a five);
 //! `board` (incremental board, with renju's forbidden points in `board::renju`);
-//! `eval` and `movegen`; `tt`; `threat` (the VCF and VCT solvers); `search`; `engine`
-//! (the facade); `protocol`. The tools (`bench`, `selfplay`, `arbiter`, the solver and
+//! `eval`, `movegen` and `fallback` (the one-ply emergency move chooser); `tt`; `threat`
+//! (the VCF and VCT solvers); `search`; `engine` (the facade, with swap2); `protocol`. The tools (`bench`, `selfplay`, `arbiter`, the solver and
 //! training commands) sit on top.
 
 // Every `unsafe` block and impl says why it is sound.
@@ -17,6 +17,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod fallback;
 pub mod firstmove;
 mod mem;
 pub mod movegen;
