@@ -27,8 +27,8 @@
 //! "infinite": in this graph they overflow through transpositions long before a node is
 //! disproven, and an overflowed root used to end the search as `Unknown` with budget left.
 
+use super::replay::replay;
 use super::vcf::VcfSolver;
-use super::vct::replay;
 use super::{all_fives, find_five, is_four_move, legal_for, reply_to_fives, threat_rank, Reply};
 use super::{class_count, scan_counted};
 use super::{SolveStats, ThreatResult, HASH};

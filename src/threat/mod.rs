@@ -26,6 +26,7 @@
 pub mod cli;
 pub mod defence;
 pub mod dfpn;
+pub(crate) mod replay;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
