@@ -16,6 +16,8 @@
 
 use super::dfpn::Dfpn;
 use super::replay::replay;
+#[cfg(feature = "self-check")]
+use super::self_check::{SelfCheckCounts, SelfChecks};
 use super::tt::Tt;
 use super::vcf::VcfSolver;
 use super::{all_fives, reply_to_fives, threat_rank, Reply};
@@ -115,6 +117,21 @@ impl VctSolver {
             mark: vec![0; NUM_CELLS],
             stamp: 0,
         }
+    }
+
+    /// Run the self-checks `checks` from now on, in the df-pn search and the inner VCF
+    /// solver (see [`super::self_check`]).
+    #[cfg(feature = "self-check")]
+    pub fn set_self_checks(&mut self, checks: SelfChecks) {
+        self.vcf.set_self_checks(checks);
+        self.dfpn.checks = checks;
+    }
+
+    /// The verdicts that this solver's self-checks verified so far.
+    #[cfg(feature = "self-check")]
+    #[must_use]
+    pub fn self_check_counts(&self) -> SelfCheckCounts {
+        self.vcf.self_check_counts() + self.dfpn.checked
     }
 
     /// Forget all stored results.

@@ -2,12 +2,6 @@
 //! the candidate defences that can spoil its VCF line, with the shortcuts that refute
 //! some of them without a search.
 
-use super::hooks::{
-    fresh_vcf_line, ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED,
-};
-use super::hooks::{
-    SHORTCUTS_VERIFIED, VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_SHORTCUT,
-};
 use super::side::{AndSlot, AND_CACHE_MAX};
 use super::table::Entry;
 use super::{
@@ -17,6 +11,7 @@ use super::{
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::threat::replay::replay;
+use crate::threat::self_check::{fresh_vcf_line, ON};
 use crate::threat::vcf::VcfSolver;
 use crate::threat::{
     all_fives, is_four_move, legal_for, reply_to_fives, scan_counted, Reply, ThreatResult, HASH,
@@ -63,7 +58,7 @@ impl Dfpn {
         // A revisit whose expansion the side table holds skips the pass test's line and
         // the generation of the defences (one node, the VCF table hit it replaces).
         let cached = self.and_cache_valid(board, a, rem, vcf);
-        let verify = VERIFY_AND_CACHE.load(Ordering::Relaxed);
+        let verify = ON && self.checks.and_cache;
         if let Some(slot) = &cached {
             if !verify {
                 self.stats.nodes += 1;
@@ -219,12 +214,12 @@ impl Dfpn {
                         self.lift(board, c, d);
                         ok
                     });
-                    if VERIFY_SHORTCUT.load(Ordering::Relaxed) {
+                    if ON && self.checks.line_shortcut {
                         self.place(board, c, d);
                         let ok = replay(board, a, &self.lines[t0..t1]).is_some();
                         self.lift(board, c, d);
                         assert!(ok, "line_survives: the line fails after {c:?}");
-                        SHORTCUTS_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                        self.checked.line_shortcut += 1;
                     }
                     let v = Self::proven(pass_plies);
                     let key = self.key;
@@ -253,12 +248,12 @@ impl Dfpn {
                         {
                             // Another VCF line that an earlier candidate's quick look
                             // found still works: no look needed.
-                            if VERIFY_ALT_LINES.load(Ordering::Relaxed) {
+                            if ON && self.checks.alt_lines {
                                 assert!(
                                     fresh_vcf_line(board, a).is_some(),
                                     "alternative line: no VCF\n{board}"
                                 );
-                                ALT_LINES_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                                self.checked.alt_lines += 1;
                             }
                             Some(pl)
                         } else {
@@ -315,7 +310,7 @@ impl Dfpn {
                         && slot.cands[..usize::from(slot.n)] == legal[..n_legal],
                     "AND cache: stored expansion differs from the fresh one"
                 );
-                AND_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                self.checked.and_cache += 1;
             }
             self.and_cache
                 .store(self.key, pass_plies as i16, &legal[..n_legal]);
@@ -352,13 +347,13 @@ impl Dfpn {
         if self.stats.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
-        if r.is_win() && VERIFY_DEFENDER_VCF.load(Ordering::Relaxed) {
+        if r.is_win() && ON && self.checks.defender_vcf {
             // A line completed from a table that lost an entry may not replay: then a
             // fresh solver must find one that does.
             let ok = replay(board, d, vcf.principal_line()).is_some()
                 || fresh_vcf_line(board, d).is_some_and(|l| replay(board, d, &l).is_some());
             assert!(ok, "defender VCF does not hold\n{board}");
-            DEFENDER_VCFS_VERIFIED.fetch_add(1, Ordering::Relaxed);
+            self.checked.defender_vcf += 1;
         }
         r.is_win()
     }

@@ -30,10 +30,11 @@
 //! Files: this one holds the tuning constants, the engine's state and its entry point;
 //! `table` the proof-number table, `side` the side tables of AND and OR expansions,
 //! `search` the most-proving-node loop, `or_node` and `and_node` the two expansions,
-//! `simulate` the simulation of analog proofs, `line` the principal line, and `hooks`
-//! the tests' self-checks.
+//! `simulate` the simulation of analog proofs and `line` the principal line. The tests'
+//! self-checks ([`super::self_check`]) are compiled in with the `self-check` feature.
 
 use super::class_count;
+use super::self_check::{SelfCheckCounts, SelfChecks};
 use super::vcf::VcfSolver;
 use super::{SolveStats, ThreatResult};
 use crate::board::Board;
@@ -42,7 +43,6 @@ use crate::types::{Color, Pos, NUM_CELLS};
 use std::sync::atomic::AtomicBool;
 
 mod and_node;
-mod hooks;
 mod line;
 mod or_node;
 mod search;
@@ -50,11 +50,6 @@ mod side;
 mod simulate;
 mod table;
 
-pub use hooks::{
-    ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED, OR_CACHE_VERIFIED,
-    SHORTCUTS_VERIFIED, VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_OR_CACHE,
-    VERIFY_SHORTCUT,
-};
 use side::{AndCache, OrCache};
 use table::Table;
 
@@ -198,6 +193,10 @@ pub(crate) struct Dfpn {
     /// sibling proven during the same call of [`Dfpn::mid`] was one, and df-pn leaves
     /// an AND node many times before all its defences are proven.
     sib_hint: (Pos, u32),
+    /// The self-checks this engine runs (only with the `self-check` feature).
+    pub(crate) checks: SelfChecks,
+    /// The verdicts they checked.
+    pub(crate) checked: SelfCheckCounts,
 }
 
 impl Dfpn {
@@ -231,6 +230,8 @@ impl Dfpn {
             pending: 0,
             sim_end: 0,
             sib_hint: (Pos::NONE, 0),
+            checks: SelfChecks::default(),
+            checked: SelfCheckCounts::default(),
         }
     }
 

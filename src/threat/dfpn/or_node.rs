@@ -1,7 +1,6 @@
 //! Expanding an OR node (attacker to move): the threats, their classes and initial
 //! proof numbers, and the defender's fours after each.
 
-use super::hooks::{OR_CACHE_VERIFIED, VERIFY_OR_CACHE};
 use super::side::OR_CACHE_MAX;
 use super::{
     four_class, fours_or_fives, Dfpn, Expanded, BEST_VCF, COUNTER_FOUR_PN, DEPTH_PN,
@@ -9,12 +8,13 @@ use super::{
 };
 use crate::board::Board;
 use crate::pattern::Pattern4;
+use crate::threat::self_check::ON;
 use crate::threat::vcf::VcfSolver;
 use crate::threat::{
     class_count, find_five, legal_for, scan_counted, threat_rank, ThreatResult, HASH,
 };
 use crate::types::{Color, Pos, Rule};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 impl Dfpn {
     /// Expand an OR node: a result, or its children pushed on the child stack.
@@ -112,14 +112,14 @@ impl Dfpn {
             }
             None => false,
         };
-        if hit && VERIFY_OR_CACHE.load(Ordering::Relaxed) {
+        if hit && ON && self.checks.or_cache {
             let mut stored = std::mem::take(&mut self.threats);
             self.scan_threats(board, a);
             let mut fresh = self.threats.clone();
             fresh.sort_unstable();
             stored.sort_unstable();
             assert_eq!(fresh, stored, "OR cache: stored threats differ\n{board}");
-            OR_CACHE_VERIFIED.fetch_add(1, Ordering::Relaxed);
+            self.checked.or_cache += 1;
         } else if !hit {
             self.scan_threats(board, a);
             if self.threats.len() <= OR_CACHE_MAX {

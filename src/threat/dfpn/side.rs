@@ -38,7 +38,8 @@ impl Default for AndSlot {
 /// generation of the candidate defences, which costs CPU time and no nodes. A hit is
 /// used only when the VCF table still holds the same pass-test win and every candidate
 /// still has a table entry, that is exactly when the regenerated expansion would give
-/// the same children (checked by a test through [`super::hooks::VERIFY_AND_CACHE`]).
+/// the same children (checked by a test through
+/// [`SelfChecks::and_cache`](crate::threat::self_check::SelfChecks::and_cache)).
 pub(super) type AndCache = SideTable<AndSlot>;
 
 impl SideSlot for AndSlot {
@@ -154,7 +155,7 @@ impl Default for OrSlot {
 /// position only (the ply count on the path too is the position's), so a hit gives
 /// exactly the regenerated threats; the order by distance to the attacker's previous
 /// move, which depends on the path, is recomputed (checked by a test through
-/// [`super::hooks::VERIFY_OR_CACHE`]).
+/// [`SelfChecks::or_cache`](crate::threat::self_check::SelfChecks::or_cache)).
 pub(super) type OrCache = SideTable<OrSlot>;
 
 impl SideSlot for OrSlot {
