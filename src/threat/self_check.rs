@@ -7,11 +7,6 @@
 //! takes its own [`SelfChecks`] and keeps its own [`SelfCheckCounts`], so tests that run
 //! in parallel do not see each other's checks.
 
-use crate::board::Board;
-use crate::threat::vcf::VcfSolver;
-use crate::types::{Color, Pos};
-use std::sync::atomic::AtomicBool;
-
 /// Whether the self-checks are compiled in (the `self-check` feature).
 pub const ON: bool = cfg!(feature = "self-check");
 
@@ -80,13 +75,4 @@ impl std::ops::Add for SelfCheckCounts {
             derived_fours: self.derived_fours + o.derived_fours,
         }
     }
-}
-
-/// For the checks only: the line of a VCF for `c` that a fresh solver (its own table, a
-/// large budget, no stop, no checks) finds on `board`, if it finds one.
-pub(crate) fn fresh_vcf_line(board: &mut Board, c: Color) -> Option<Vec<Pos>> {
-    let mut fresh = VcfSolver::new(1 << 20);
-    let never = AtomicBool::new(false);
-    let win = fresh.solve(board, c, 199, 2_000_000, &never).is_win();
-    win.then(|| fresh.principal_line().to_vec())
 }

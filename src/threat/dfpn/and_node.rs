@@ -11,7 +11,7 @@ use super::{
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::threat::replay::replay;
-use crate::threat::self_check::{fresh_vcf_line, ON};
+use crate::threat::self_check::ON;
 use crate::threat::vcf::VcfSolver;
 use crate::threat::{
     all_fives, is_four_move, legal_for, reply_to_fives, scan_counted, Reply, ThreatResult, HASH,
@@ -513,4 +513,13 @@ impl Dfpn {
         }
         true
     }
+}
+
+/// For the checks only: the line of a VCF for `c` that a fresh solver (its own table, a
+/// large budget, no stop, no checks) finds on `board`, if it finds one.
+fn fresh_vcf_line(board: &mut Board, c: Color) -> Option<Vec<Pos>> {
+    let mut fresh = VcfSolver::new(1 << 20);
+    let never = AtomicBool::new(false);
+    let win = fresh.solve(board, c, 199, 2_000_000, &never).is_win();
+    win.then(|| fresh.principal_line().to_vec())
 }
