@@ -1,11 +1,15 @@
 //! Sente: a Gomoku/Renju engine for the Piskvork/Gomocup protocol.
 //!
 //! Module map (one concept per file), in layers, each using only those before it:
-//! `types` (vocabulary); `pattern` (line pattern tables and what makes a five);
-//! `board` (incremental board, with renju's forbidden points in `board::renju`);
-//! `eval`, `movegen` and `fallback` (the one-ply emergency move chooser); `tt`; `threat`
-//! (the VCF and VCT solvers); `search`; `engine` (the facade, with swap2); `protocol`. The tools (`bench`, `selfplay`, `arbiter`, the solver and
-//! training commands) sit on top.
+//! `types`, `mem` and `time` (vocabulary, table memory, time budgets); `pattern` (line
+//! pattern tables and what makes a five); `board` (incremental board, with renju's
+//! forbidden points in `board::renju`); `eval`, `movegen` and `fallback` (the one-ply
+//! emergency move chooser); `tt`; `threat` (the VCF and VCT solvers); `search`;
+//! `engine` (the facade, with swap2); `protocol`. The tools (`bench`, `selfplay`,
+//! `arbiter`, `firstmove`, the training data generator and trainer in `eval/`) sit on
+//! top. `tests/layers.rs` checks the order and that no modules, nor files of one folder,
+//! import each other in a cycle (one known exception: `eval` still reads its weights from
+//! `search::params`).
 
 // Every `unsafe` block and impl says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
