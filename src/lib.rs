@@ -1,15 +1,14 @@
 //! Sente: a Gomoku/Renju engine for the Piskvork/Gomocup protocol.
 //!
 //! Module map (one concept per file), in layers, each using only those before it:
-//! `types`, `mem` and `time` (vocabulary, table memory, time budgets); `pattern` (line
-//! pattern tables and what makes a five); `board` (incremental board, with renju's
-//! forbidden points in `board::renju`); `eval`, `movegen` and `fallback` (the one-ply
-//! emergency move chooser); `tt`; `threat` (the VCF and VCT solvers); `search`;
-//! `engine` (the facade, with swap2); `protocol`. The tools (`bench`, `selfplay`,
-//! `arbiter`, `firstmove`, the training data generator and trainer in `eval/`) sit on
-//! top. `tests/layers.rs` checks the order and that no modules, nor files of one folder,
-//! import each other in a cycle (one known exception: `eval` still reads its weights from
-//! `search::params`).
+//! `types`, `mem`, `time` and `tunable` (vocabulary, table memory, time budgets, the
+//! parameter lists); `pattern` (line pattern tables and what makes a five); `board`
+//! (incremental board, with renju's forbidden points in `board::renju`); `eval`,
+//! `movegen` and `fallback` (the one-ply emergency move chooser); `tt`; `threat` (the
+//! VCF and VCT solvers); `search`; `engine` (the facade, with swap2); `protocol`. The
+//! tools (`bench`, `selfplay`, `arbiter`, `firstmove`, `learn`) sit on top.
+//! `tests/layers.rs` checks the order and that no modules, nor files of one folder,
+//! import each other in a cycle.
 
 // Every `unsafe` block and impl says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -23,6 +22,7 @@ pub mod engine;
 pub mod eval;
 pub mod fallback;
 pub mod firstmove;
+pub mod learn;
 mod mem;
 pub mod movegen;
 pub mod pattern;
@@ -32,4 +32,5 @@ pub mod selfplay;
 pub mod threat;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 pub mod types;

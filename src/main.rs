@@ -1,5 +1,5 @@
 //! `pbrain-sente`: with no arguments, speaks the Piskvork/Gomocup protocol on
-//! stdin/stdout. Subcommands are for developers (see README).
+//! stdin/stdout. Subcommands are for developers (see `docs/development.md`).
 
 // Every `unsafe` block and impl (there is none today) says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -40,9 +40,19 @@ fn main() {
                 println!("{line}");
             }
         }
-        Some("train") => std::process::exit(sente::eval::train::cli(&args[1..])),
-        Some("datagen-import") => std::process::exit(sente::eval::datagen::import_cli(&args[1..])),
-        Some("datagen") => std::process::exit(sente::eval::datagen::cli(&args[1..])),
+        Some("train") => std::process::exit(sente::learn::train::cli(&args[1..])),
+        Some("datagen-import") => std::process::exit(sente::learn::datagen::import_cli(&args[1..])),
+        Some("datagen") => std::process::exit(sente::learn::datagen::cli(&args[1..])),
+        Some("params") => {
+            // params [SPEC]: every search parameter key with its value (the defaults, or
+            // after SPEC), as the table in docs/search-parameters.md.
+            let mut p = sente::search::params::SearchParams::default();
+            if let Err(e) = p.apply(args.get(1).map_or("", String::as_str)) {
+                eprintln!("params: {e}");
+                std::process::exit(2);
+            }
+            print!("{}", sente::search::params::markdown_table_of(&p));
+        }
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);

@@ -1,4 +1,4 @@
-//! `sente-arbiter`: referees matches between two pbrain engines (see README).
+//! `sente-arbiter`: referees matches between two pbrain engines (see `docs/arbiter.md`).
 
 // Every `unsafe` block and impl (there is none today) says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]

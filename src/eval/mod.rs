@@ -7,18 +7,17 @@
 //! [`EvalParams`]. The rule enters through the pattern tables (five definitions, renju
 //! forbidden classes) plus a renju term for black's forbidden cells.
 
-pub mod datagen;
 pub mod features;
-pub mod train;
+pub mod params;
 pub mod weights;
 
 use crate::board::Board;
 use crate::pattern::Pattern4;
-use crate::search::params::EvalParams;
 use crate::types::{mate_in, mated_in, Color, Rule, Value, VALUE_MATE_IN_MAX};
+use params::EvalParams;
 
 /// Scale of the learned evaluation: sigmoid(value / `SCALE`) is the expected score of
-/// the side to move (see [`train`]).
+/// the side to move (the fit: `learn::train`).
 pub const SCALE: i32 = 200;
 
 const FIVE: usize = Pattern4::Five as usize;

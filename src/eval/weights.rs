@@ -29,7 +29,7 @@ pub const MAGIC: &[u8; 8] = b"SNTEVAL1";
 pub const FILE_BYTES: usize = 16 + Rule::ALL.len() * (4 * COMBOS + 2 * THREATS) * 2 + 4;
 
 /// The weights shipped in the binary (`src/eval/weights.bin`; how they were made: see
-/// the README).
+/// `docs/learned-evaluation.md`).
 static BUILTIN: &[u8] = include_bytes!("weights.bin");
 
 /// The weights of one rule.

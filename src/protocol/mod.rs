@@ -866,6 +866,20 @@ mod tests {
     }
 
     #[test]
+    fn info_with_the_tuning_prefix_sets_a_search_parameter_and_never_a_protocol_key() {
+        let mut s = session();
+        s.handle(Incoming::now(2, "INFO sente.top_n 5"));
+        s.handle(Incoming::now(3, "INFO SENTE.LMR off"));
+        assert_eq!(s.engine().search_params().top_n, 5);
+        assert!(!s.engine().search_params().lmr);
+        // A protocol key under the prefix is no parameter: ignored, no reply.
+        let threads = s.engine().threads();
+        s.handle(Incoming::now(4, "INFO sente.thread_num 2"));
+        assert_eq!(s.engine().threads(), threads);
+        assert!(replies(&mut s).is_empty());
+    }
+
+    #[test]
     fn start_allocates_the_search_tables_before_the_first_move() {
         let mut s = Session::new(Vec::new());
         s.handle(Incoming::now(1, "INFO max_memory 367001600"));

@@ -84,7 +84,8 @@ pub enum Info {
     /// `show_detail` (0 = no MESSAGE lines, anything else = MESSAGE lines).
     ShowDetail(i64),
     /// Any other key, upper-cased, with its raw value: a search parameter when it names
-    /// one (`INFO top_n 8`, see `SearchParams::apply`), else ignored silently.
+    /// one (`INFO sente.top_n 8`, or without the prefix `INFO top_n 8`; see
+    /// `SearchParams::apply`), else ignored silently.
     Unknown(String, String),
     /// A known key with a bad or missing value (ignored silently; INFO is never answered).
     Invalid(String),

@@ -1,5 +1,5 @@
 //! `pbrain-sente datagen`: self-play games at a fixed node budget, written as training
-//! data for the learned evaluation (see [`crate::eval::train`]).
+//! data for the learned evaluation (see [`crate::learn::train`]).
 //!
 //! Each game starts from a random opening (a first stone near the centre, then a few
 //! random moves next to the stones), then Sente searches every move at the node budget.

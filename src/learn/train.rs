@@ -9,10 +9,10 @@
 //! that failed would be left). The target blends the game result and the
 //! search value: `t = λ · result + (1 − λ) · sigmoid(value / K_v)`, where `K_v` is
 //! fitted so that the search values predict the results best. The model is linear in
-//! the weights ([`super::weights`]): the evaluation `e` of a position is the sum of
+//! the weights ([`crate::eval::weights`]): the evaluation `e` of a position is the sum of
 //! its cells' combination values seen from the side to move plus the value of its
 //! threat mask, and training minimises the cross-entropy between `sigmoid(e / K)`
-//! (`K` = [`super::SCALE`]) and `t`, plus an L2 penalty on the distance from the
+//! (`K` = [`crate::eval::SCALE`]) and `t`, plus an L2 penalty on the distance from the
 //! initial weights (so that rare features keep about their initial values), with
 //! full-batch Adam.
 //! Games are split into training and validation parts by index (every `1/val`-th game
@@ -21,9 +21,9 @@
 //! black and white tables.
 
 use super::datagen::{read_file, Game};
-use super::features::{combo_counts, threat_mask, COMBOS, THREATS};
-use super::weights::{RuleWeights, Weights};
 use crate::board::Board;
+use crate::eval::features::{combo_counts, threat_mask, COMBOS, THREATS};
+use crate::eval::weights::{RuleWeights, Weights};
 use crate::pattern::Pattern4;
 use crate::types::{Color, Rule};
 
@@ -40,7 +40,7 @@ const THREAT: usize = 4 * COMBOS;
 fn share(space: bool) -> &'static [u16; COMBOS] {
     static T: std::sync::OnceLock<[[u16; COMBOS]; 2]> = std::sync::OnceLock::new();
     let t = T.get_or_init(|| {
-        let list = super::features::combos();
+        let list = crate::eval::features::combos();
         let own: [u16; COMBOS] = std::array::from_fn(|k| k as u16);
         let stripped = std::array::from_fn(|k| {
             let mut c = list[k].map(|x| if x == 1 { 0 } else { x });
@@ -138,7 +138,7 @@ impl Samples {
                     self.value
                         .push(if g.has_values { f32::from(v) } else { f32::NAN });
                     let c =
-                        crate::eval::classic(&board, &crate::search::params::EvalParams::default());
+                        crate::eval::classic(&board, &crate::eval::params::EvalParams::default());
                     self.classic.push(c as f32);
                 }
             }
@@ -240,7 +240,7 @@ impl Default for TrainConfig {
 fn weaker(strict: bool) -> &'static Vec<Vec<usize>> {
     static T: std::sync::OnceLock<[Vec<Vec<usize>>; 2]> = std::sync::OnceLock::new();
     let t = T.get_or_init(|| {
-        let list = super::features::combos();
+        let list = crate::eval::features::combos();
         let build = |strict: bool| -> Vec<Vec<usize>> {
             list.iter()
                 .map(|c| {
@@ -295,9 +295,9 @@ fn loss_and_grad(s: &Samples, t: &[f32], w: &[f32], grad: &mut [f32], threads: u
                     let mut g = vec![0f32; PARAMS];
                     let mut loss = 0f32;
                     for i in start..(start + chunk).min(n) {
-                        let p = sigmoid(s.eval(i, w) / super::SCALE as f32);
+                        let p = sigmoid(s.eval(i, w) / crate::eval::SCALE as f32);
                         loss += cross_entropy(p, t[i]);
-                        let d = (p - t[i]) / super::SCALE as f32;
+                        let d = (p - t[i]) / crate::eval::SCALE as f32;
                         g[usize::from(s.threat[i])] += d;
                         for j in s.range(i) {
                             g[usize::from(s.idx[j])] += d * f32::from(s.coef[j]);
@@ -328,7 +328,7 @@ fn loss_and_grad(s: &Samples, t: &[f32], w: &[f32], grad: &mut [f32], threads: u
 /// Mean loss over `s` under `w` with targets `t`.
 fn loss_only(s: &Samples, t: &[f32], w: &[f32]) -> f32 {
     (0..s.len())
-        .map(|i| cross_entropy(sigmoid(s.eval(i, w) / super::SCALE as f32), t[i]))
+        .map(|i| cross_entropy(sigmoid(s.eval(i, w) / crate::eval::SCALE as f32), t[i]))
         .sum::<f32>()
         / s.len().max(1) as f32
 }
@@ -410,7 +410,7 @@ pub fn fit(
         .map(|i| match cfg.freeze {
             None => false,
             Some(_) if i >= THREAT => true,
-            Some(c) => super::features::combos()[i % COMBOS][0] >= c,
+            Some(c) => crate::eval::features::combos()[i % COMBOS][0] >= c,
         })
         .collect();
     // Tied rules read black's tables for both colours (see `Samples::add_game`).
@@ -553,7 +553,7 @@ pub fn cli(args: &[String]) -> i32 {
     };
     let base = match &init {
         Some(c) if c == "classic" => {
-            crate::eval::classic_weights(&crate::search::params::EvalParams::default())
+            crate::eval::classic_weights(&crate::eval::params::EvalParams::default())
         }
         Some(p) => match Weights::load(p) {
             Ok(w) => w,
@@ -617,7 +617,7 @@ pub fn cli(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::datagen::{run, DatagenConfig};
+    use crate::learn::datagen::{run, DatagenConfig};
     use crate::search::params::SearchParams;
 
     #[test]
