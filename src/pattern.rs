@@ -14,7 +14,6 @@
 //! [`classify_line`] is the slow reference definition used to build and to test the
 //! tables.
 
-use crate::rules::run_wins;
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -224,6 +223,33 @@ pub fn key_from_line(line: &[u8; 11]) -> u32 {
         }
     }
     key
+}
+
+/// Whether a maximal run of `len` stones of `color`, whose outer neighbours hold the
+/// cell codes `left` and `right`, is a winning five under `rule`.
+///
+/// - freestyle: five or more;
+/// - standard: exactly five, for both colours;
+/// - renju: black exactly five, white five or more;
+/// - caro (8): a five not blocked at both ends by opponent stones, or an overline;
+/// - caro (9): an exact five not blocked at both ends. The board edge never blocks.
+#[must_use]
+pub fn run_wins(rule: Rule, color: Color, len: usize, left: u8, right: u8) -> bool {
+    let opp = if color == Color::Black { WHITE } else { BLACK };
+    let blocked_both = left == opp && right == opp;
+    match rule {
+        Rule::Freestyle => len >= 5,
+        Rule::Standard => len == 5,
+        Rule::Renju => {
+            if color == Color::Black {
+                len == 5
+            } else {
+                len >= 5
+            }
+        }
+        Rule::Caro8 => len >= 6 || (len == 5 && !blocked_both),
+        Rule::Caro9 => len == 5 && !blocked_both,
+    }
 }
 
 /// Reference classification (slow, recursive): the pattern `color` makes by playing

@@ -191,7 +191,7 @@ fn play_game(
         let mv = if r.best.is_some() && board.is_legal(r.best) {
             r.best
         } else {
-            crate::engine::fallback_move(&mut board)
+            crate::fallback::fallback_move(&mut board)
         };
         let a_sign = if a_to_move { 1 } else { -1 };
         match board.play(mv) {

@@ -6,16 +6,11 @@ mod threat_support;
 use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::threat::defence::{vcf_defences, vct_defences};
-use sente::threat::dfpn::{
-    ALT_LINES_VERIFIED, AND_CACHE_VERIFIED, DEFENDER_VCFS_VERIFIED, OR_CACHE_VERIFIED,
-    SHORTCUTS_VERIFIED, VERIFY_ALT_LINES, VERIFY_AND_CACHE, VERIFY_DEFENDER_VCF, VERIFY_OR_CACHE,
-    VERIFY_SHORTCUT,
-};
-use sente::threat::vcf::{VcfSolver, DERIVED_FOURS_VERIFIED, VERIFY_DERIVED_FOURS};
+use sente::threat::vcf::VcfSolver;
 use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
 use sente::types::{Color, Pos, Rule};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use threat_support::{diagram, quintet_cases, verify_win};
 
 static NO_STOP: AtomicBool = AtomicBool::new(false);
@@ -197,98 +192,6 @@ fn quintet_vct_cases_never_claim_a_disproven_win_by_the_other_searches() {
             assert!(!r.is_win(), "{}: claimed {r:?}", case.name);
         }
     }
-}
-
-/// Solve every VCT case of the quintet set (200,000 nodes each, the side to move
-/// attacking) with a fresh solver, calling `after` with the attacker once each is done:
-/// the tests below switch on one of the solver's self-checks around this.
-fn solve_quintet_vct_cases(mut after: impl FnMut(Color)) {
-    for case in quintet_cases().into_iter().filter(|c| c.mode != "vcf") {
-        let mut b = case.board;
-        let a = b.side_to_move();
-        let mut s = VctSolver::new(1 << 22);
-        s.solve(&mut b, a, 2 * case.limit + 1, 200_000, &NO_STOP);
-        after(a);
-    }
-}
-
-/// Solve the quintet VCT cases (`after` as in [`solve_quintet_vct_cases`]) with the
-/// solver's self-check `flag` set; the number of checks its `counter` gained.
-fn checks_with(flag: &AtomicBool, counter: &AtomicU64, after: impl FnMut(Color)) -> u64 {
-    flag.store(true, Ordering::Relaxed);
-    let before = counter.load(Ordering::Relaxed);
-    solve_quintet_vct_cases(after);
-    counter.load(Ordering::Relaxed) - before
-}
-
-#[test]
-fn defences_passed_over_by_the_line_shortcut_leave_the_line_working() {
-    // Every defence that the df-pn search counts as refuted without a replay (the line
-    // provably still works) is replayed here too; a wrong verdict panics in the solver.
-    let mut colours = [false; 2];
-    let n = checks_with(&VERIFY_SHORTCUT, &SHORTCUTS_VERIFIED, |a| {
-        colours[a.idx()] = true;
-    });
-    assert_eq!(colours, [true, true], "both colours attack");
-    assert!(n > 1000, "{n} shortcuts checked");
-}
-
-#[test]
-fn threats_refuted_by_a_defender_vcf_leave_the_defender_a_working_vcf_line() {
-    // Every AND node that the df-pn search disproves because the defender has a VCF
-    // gets that VCF's line replayed move by move on the real position (every four a
-    // four, every reply forced and legal, the attacker never first to a five); the
-    // solver panics on a line that does not hold.
-    let mut colours = [false; 2];
-    let mut last = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
-    let n = checks_with(&VERIFY_DEFENDER_VCF, &DEFENDER_VCFS_VERIFIED, |a| {
-        let now = DEFENDER_VCFS_VERIFIED.load(Ordering::Relaxed);
-        if now > last {
-            colours[a.idx()] = true;
-        }
-        last = now;
-    });
-    assert!(n > 100, "{n} refutations checked");
-    assert_eq!(
-        colours,
-        [true, true],
-        "refutations with both colours attacking"
-    );
-}
-
-#[test]
-fn defences_refuted_by_an_earlier_quick_looks_line_leave_the_attacker_a_vcf() {
-    // Every candidate defence that the df-pn search counts as refuted because the line
-    // of a VCF found after a sibling candidate still replays is given to a fresh VCF
-    // solver, which must find a win; the solver panics otherwise.
-    let n = checks_with(&VERIFY_ALT_LINES, &ALT_LINES_VERIFIED, |_| {});
-    assert!(n > 100, "{n} refutations checked");
-}
-
-#[test]
-fn cached_and_expansions_match_the_ones_generated_afresh() {
-    // Every AND node that the side table would expand is expanded afresh too (pass
-    // test, line, candidate defences); the solver panics if the two differ.
-    let n = checks_with(&VERIFY_AND_CACHE, &AND_CACHE_VERIFIED, |_| {});
-    assert!(n > 300, "{n} hits checked");
-}
-
-#[test]
-fn cached_or_threats_match_the_ones_generated_afresh() {
-    // Every OR node whose threats the side table holds scans the board afresh too
-    // (squares, classes, the defender's fours after each threat); the solver panics if
-    // the two differ.
-    let n = checks_with(&VERIFY_OR_CACHE, &OR_CACHE_VERIFIED, |_| {});
-    assert!(n > 300, "{n} hits checked");
-}
-
-#[test]
-fn four_lists_derived_from_the_parents_match_a_scan_of_the_board() {
-    // Every VCF node that derives its attacker's four squares from the list two plies up
-    // and the last four's lines also scans the whole board; the solver panics if the
-    // two lists differ.
-    let n = checks_with(&VERIFY_DERIVED_FOURS, &DERIVED_FOURS_VERIFIED, |_| {});
-    assert!(n > 1000, "{n} derived lists checked");
 }
 
 #[test]

@@ -255,7 +255,7 @@ pub fn play_game(cfg: &DatagenConfig, index: usize, searcher: &mut Searcher) -> 
         let mv = if r.best.is_some() && board.is_legal(r.best) {
             r.best
         } else {
-            crate::engine::fallback_move(&mut board)
+            crate::fallback::fallback_move(&mut board)
         };
         if crate::types::is_mate(r.value) && r.depth > 0 {
             // Proven: the winner is known; the rest would be the forced line. The

@@ -27,7 +27,8 @@ use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use crate::board::MoveOutcome;
-use crate::engine::{swap2_opening, swap2_take_black, Engine};
+use crate::engine::swap2::{swap2_opening, swap2_take_black};
+use crate::engine::Engine;
 use crate::time::{SearchLimits, TimeSettings};
 use crate::types::{Pos, Rule, MAX_SIZE};
 

@@ -482,7 +482,7 @@ impl Core {
         }
         if root.is_empty() {
             // Lost (the only defences are forbidden) or nothing near: any legal move.
-            result.best = crate::engine::fallback_move(board);
+            result.best = crate::fallback::fallback_move(board);
             return result;
         }
         result.best = root[0].pos;

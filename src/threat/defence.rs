@@ -8,8 +8,9 @@
 //! attacker is proven to win anyway, so an exhausted budget keeps it (a superset is safe
 //! for move generation: the search still examines every kept move).
 
+use super::replay::replay;
 use super::vcf::VcfSolver;
-use super::vct::{replay, VctSolver};
+use super::vct::VctSolver;
 use super::{is_four_move, legal_for, root_key, HASH};
 use crate::board::Board;
 use crate::types::{Color, Dir, Pos, Rule};

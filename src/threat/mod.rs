@@ -26,6 +26,8 @@
 pub mod cli;
 pub mod defence;
 pub mod dfpn;
+pub(crate) mod replay;
+pub mod self_check;
 pub mod tt;
 pub mod vcf;
 pub mod vct;

@@ -7,6 +7,7 @@
 //! full depth (the line found need not be the shortest) with a table of proven and
 //! disproven positions.
 
+use super::self_check::{SelfCheckCounts, SelfChecks, ON};
 use super::tt::Tt;
 use super::{block_stays_legal, reply_to_fives, Placed, Reply, MAX_PLACED};
 use super::{
@@ -16,16 +17,10 @@ use super::{
 use crate::board::Board;
 use crate::pattern::{Pattern4, HALF};
 use crate::types::{Color, Dir, Pos};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Longest attack the solver follows (attacking moves).
 pub const MAX_ATTACKS: i32 = 100;
-
-/// Tests set this to check every four list that [`VcfSolver`] derives from the list two
-/// plies up against a scan of the whole board.
-pub static VERIFY_DERIVED_FOURS: AtomicBool = AtomicBool::new(false);
-/// Derived lists checked while [`VERIFY_DERIVED_FOURS`] was set.
-pub static DERIVED_FOURS_VERIFIED: AtomicU64 = AtomicU64::new(0);
 
 /// Result of one node of the search.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,6 +48,10 @@ pub struct VcfSolver {
     node_limit: u64,
     aborted: bool,
     stats: SolveStats,
+    /// The self-checks this solver runs (only with the `self-check` feature).
+    checks: SelfChecks,
+    /// The verdicts they checked.
+    checked: SelfCheckCounts,
 }
 
 impl VcfSolver {
@@ -71,7 +70,22 @@ impl VcfSolver {
             node_limit: 0,
             aborted: false,
             stats: SolveStats::default(),
+            checks: SelfChecks::default(),
+            checked: SelfCheckCounts::default(),
         }
+    }
+
+    /// Run the self-checks `checks` from now on (see [`super::self_check`]).
+    #[cfg(feature = "self-check")]
+    pub fn set_self_checks(&mut self, checks: SelfChecks) {
+        self.checks = checks;
+    }
+
+    /// The verdicts that this solver's self-checks verified so far.
+    #[cfg(feature = "self-check")]
+    #[must_use]
+    pub fn self_check_counts(&self) -> SelfCheckCounts {
+        self.checked
     }
 
     /// Forget all stored results. Not needed when the rule or board size changes (both
@@ -250,7 +264,7 @@ impl VcfSolver {
             }
             if !self.derive_fours(board, a, last_a, parent, total) {
                 self.scan_fours(board, a, last_a, total);
-            } else if VERIFY_DERIVED_FOURS.load(Ordering::Relaxed) {
+            } else if ON && self.checks.derived_fours {
                 let derived = self.moves.len();
                 self.scan_fours(board, a, last_a, total);
                 let mut fresh = self.moves.split_off(derived);
@@ -258,7 +272,7 @@ impl VcfSolver {
                 let mut listed: Vec<(u8, Pos)> = self.moves[start..].to_vec();
                 listed.sort_unstable();
                 assert_eq!(listed, fresh, "derived four list differs\n{board}");
-                DERIVED_FOURS_VERIFIED.fetch_add(1, Ordering::Relaxed);
+                self.checked.derived_fours += 1;
             }
             self.moves[start..].sort_unstable();
         }

@@ -1,39 +1,10 @@
-//! The one place that knows the rules: what makes a five under each rule set, and
-//! which points are forbidden to renju black (with the recursive false-three check).
-//!
-//! The five definitions feed the pattern tables ([`crate::pattern`]); the forbidden-point
-//! check runs on the board's incremental patterns.
+//! Renju's forbidden points for black (with the recursive false-three check), on the
+//! board's incremental patterns. What makes a five under each rule set is
+//! [`crate::pattern::run_wins`], which the pattern tables are built from.
 
-use crate::board::Board;
-use crate::pattern::{Pattern, Pattern4, BLACK, WHITE};
+use super::Board;
+use crate::pattern::{Pattern, Pattern4};
 use crate::types::{Color, Dir, Pos, Rule};
-
-/// Whether a maximal run of `len` stones of `color`, whose outer neighbours hold the
-/// cell codes `left` and `right`, is a winning five under `rule`.
-///
-/// - freestyle: five or more;
-/// - standard: exactly five, for both colours;
-/// - renju: black exactly five, white five or more;
-/// - caro (8): a five not blocked at both ends by opponent stones, or an overline;
-/// - caro (9): an exact five not blocked at both ends. The board edge never blocks.
-#[must_use]
-pub fn run_wins(rule: Rule, color: Color, len: usize, left: u8, right: u8) -> bool {
-    let opp = if color == Color::Black { WHITE } else { BLACK };
-    let blocked_both = left == opp && right == opp;
-    match rule {
-        Rule::Freestyle => len >= 5,
-        Rule::Standard => len == 5,
-        Rule::Renju => {
-            if color == Color::Black {
-                len == 5
-            } else {
-                len >= 5
-            }
-        }
-        Rule::Caro8 => len >= 6 || (len == 5 && !blocked_both),
-        Rule::Caro9 => len == 5 && !blocked_both,
-    }
-}
 
 /// Recursion guard for chains of false-three checks (never reached in real play).
 const MAX_FORBID_DEPTH: u32 = 16;

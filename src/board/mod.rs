@@ -13,6 +13,8 @@ use crate::pattern::{
 use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
 
+mod renju;
+
 /// Most moves a game can hold (every square of the largest board).
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 
@@ -1419,7 +1421,7 @@ impl Board {
     /// Renju only: is `p` a forbidden point for black (exact recursive RIF check)?
     /// False for every other rule, for non-empty squares and for any exact five.
     pub fn is_forbidden(&mut self, p: Pos) -> bool {
-        crate::rules::is_forbidden(self, p)
+        renju::is_forbidden(self, p)
     }
 
     /// Every forbidden point for black on the board (renju; empty otherwise).
