@@ -10,24 +10,6 @@ use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos, Value};
 
-/// Every [`Pattern4`] class, weakest first.
-pub const PATTERN4_ALL: [Pattern4; 14] = [
-    Pattern4::None,
-    Pattern4::Forbid,
-    Pattern4::Flex2,
-    Pattern4::Block3,
-    Pattern4::Flex2x2,
-    Pattern4::Block3Plus,
-    Pattern4::Flex3,
-    Pattern4::Flex3Plus,
-    Pattern4::Flex3x2,
-    Pattern4::Block4,
-    Pattern4::Block4Plus,
-    Pattern4::Block4Flex3,
-    Pattern4::Flex4,
-    Pattern4::Five,
-];
-
 /// Value of making `p4` for the side to move (attack) in the one-ply chooser.
 #[must_use]
 pub const fn attack_weight(p4: Pattern4) -> i32 {
@@ -73,7 +55,7 @@ pub const fn defence_weight(p4: Pattern4) -> i32 {
 #[must_use]
 pub fn static_eval(board: &Board, c: Color) -> Value {
     let side = |col: Color| -> i64 {
-        PATTERN4_ALL
+        Pattern4::ALL
             .iter()
             .map(|&p4| i64::from(board.count(col, p4)) * i64::from(attack_weight(p4)))
             .sum()

@@ -496,30 +496,17 @@ impl Core {
 
         // Step 4. Iterative deepening, with helper threads if there are any.
         let no_defence = defend.is_none();
-        if helpers.is_empty() {
-            self.iterate(
-                board,
-                stack,
-                &mut root,
-                stage,
-                no_defence,
-                limits,
-                on_info,
-                &mut result,
-            );
-        } else {
-            self.iterate_smp(
-                board,
-                stack,
-                &mut root,
-                stage,
-                no_defence,
-                limits,
-                on_info,
-                &mut result,
-                helpers,
-            );
-        }
+        self.iterate_smp(
+            board,
+            stack,
+            &mut root,
+            stage,
+            no_defence,
+            limits,
+            on_info,
+            &mut result,
+            helpers,
+        );
         result
     }
 
@@ -659,6 +646,7 @@ impl Core {
     /// board and of `root` on its depths ([`helper_skips`]) until the main thread's
     /// iterative deepening ([`Core::iterate`]) ends, which then stops them, and the
     /// result is the main thread's unless a helper did better ([`pick_result`]).
+    /// Without helpers it is [`Core::iterate`] alone.
     #[allow(clippy::too_many_arguments)]
     fn iterate_smp(
         &mut self,
@@ -672,6 +660,12 @@ impl Core {
         result: &mut SearchResult,
         helpers: &mut [Worker],
     ) {
+        if helpers.is_empty() {
+            self.iterate(
+                board, stack, root, stage, no_defence, limits, on_info, result,
+            );
+            return;
+        }
         // Raised when the main thread is done. The helpers also poll the outside stop
         // flag (and the clock), so that a stop reaches them as soon as the main thread.
         let done = Arc::new(AtomicBool::new(false));
