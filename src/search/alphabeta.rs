@@ -57,9 +57,15 @@ impl Core {
             return self.qsearch(board, stack, alpha, beta, ply, 0);
         }
 
-        // Step 5. Transposition table.
+        // Step 5. Transposition table (not while a move is excluded: the entry is the
+        // whole node's, and its move is the excluded one).
         let key = board.key();
-        let hit = self.tt.probe(key, ply);
+        let excluded = stack[0].excluded;
+        let hit = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key, ply)
+        };
         let tt_move = hit.map_or(Pos::NONE, |h| h.best);
         if let Some(h) = hit {
             if !pv && h.depth >= depth {
@@ -75,7 +81,7 @@ impl Core {
         // Step 5b. Reverse futility: near the leaves, a static value far above beta
         // stands when the opponent has nothing that forces a reply (no five point, no
         // open three, no four-three or double-three point).
-        if !pv && depth <= self.params.rfp_depth && !is_mate(beta) {
+        if !pv && depth <= self.params.rfp_depth && !is_mate(beta) && !excluded.is_some() {
             let opp = board.side_to_move().opp();
             let quiet_opp = board.count(opp, Pattern4::Five) == 0
                 && board.count(opp, Pattern4::Flex4) == 0
@@ -91,12 +97,54 @@ impl Core {
 
         // Step 5c. Internal iterative reduction: without a TT move the ordering is a
         // guess; a shallower search is cheaper and fills the table for the next one.
-        let depth =
-            if self.params.iir_depth > 0 && depth >= self.params.iir_depth && !tt_move.is_some() {
-                depth - 1
-            } else {
-                depth
-            };
+        let depth = if self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && !tt_move.is_some()
+            && !excluded.is_some()
+        {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 5d. Singular extension: when every other move falls clearly short of the
+        // TT move's bound at half depth, the TT move is extended by one ply; when another
+        // move also reaches a test bound at or above beta, the node fails high at once
+        // (multi-cut). The other moves are searched in this frame with the TT move
+        // excluded.
+        let mut singular = false;
+        if let Some(h) = hit {
+            if self.params.singular
+                && depth >= self.params.se_depth
+                && ply < 2 * self.root_depth
+                && tt_move.is_some()
+                && h.depth >= depth - 3
+                && h.lower > -VALUE_INFINITE
+                && !is_mate(h.lower)
+                && tt_move_is_listed(board, tt_move, &stack[0].bbox)
+            {
+                let s_beta = h.lower - self.params.se_margin * depth;
+                stack[0].excluded = tt_move;
+                let v = self.search(
+                    board,
+                    stack,
+                    s_beta - 1,
+                    s_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                stack[0].excluded = Pos::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if v < s_beta {
+                    singular = true;
+                } else if self.params.se_multicut && s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
 
         // Step 6. The TT move first, before any generation (a cutoff there, the common
         // case, skips it): only where it is a move the generator would list first, i.e.
@@ -149,8 +197,13 @@ impl Core {
                     if early_tt {
                         cur.moves.remove(tt_move);
                     }
+                    // The singular test searches the moves the node would search
+                    // besides the excluded one.
+                    if excluded.is_some() {
+                        cur.moves.remove(excluded);
+                    }
                     let keep = if stage == Stage::All {
-                        self.params.top_n
+                        self.params.top_n - usize::from(excluded.is_some())
                     } else {
                         usize::MAX
                     };
@@ -182,7 +235,7 @@ impl Core {
             };
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
-            let new_depth = depth - 1 + ext;
+            let new_depth = depth - 1 + ext + i32::from(singular && m == tt_move);
             rest[0].bbox = cur.bbox.with(m, w, h);
             // The child's table bucket is fetched while the move updates the board.
             self.tt.prefetch(board.key_after(m));
@@ -259,7 +312,9 @@ impl Core {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, best, best_move, depth, bound);
+        if !excluded.is_some() {
+            self.tt.store(key, ply, best, best_move, depth, bound);
+        }
         best
     }
 

@@ -112,6 +112,8 @@ pub struct Core {
     /// Late-move reductions by [depth][move index], from the parameters.
     reductions: Box<[[i8; LMR_TABLE]; LMR_TABLE]>,
     nodes: u64,
+    /// Depth of the current root search (bounds the plies of singular extensions).
+    root_depth: i32,
     next_check: u64,
     seldepth: i32,
     stopped: bool,
@@ -141,6 +143,7 @@ impl Core {
             history: Box::new([[0; NUM_CELLS]; 2]),
             reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
             nodes: 0,
+            root_depth: 0,
             next_check: 0,
             seldepth: 0,
             stopped: false,
@@ -819,6 +822,7 @@ impl Core {
         pvs: bool,
     ) -> (Value, Pos) {
         let (w, h) = (board.width(), board.height());
+        self.root_depth = depth;
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;
         let mut best_i = usize::MAX;

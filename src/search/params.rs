@@ -122,6 +122,27 @@ crate::tunable! {
         lmp: usize = 0,
             "lmp" [0, 1024] => "late-move pruning: at 4 plies left or fewer only the first \
                 `lmp` + depth² moves (0 = off)";
+        /// Singular extension: at a node of at least `se_depth` plies whose TT move has a
+        /// lower bound `v` (not a mate) from at least `depth - 3` plies, the other moves
+        /// are searched to `(depth - 1) / 2` plies against `v - se_margin · depth`; if all
+        /// fail low the TT move is extended by one ply, else (multi-cut, `se_multicut`)
+        /// the node returns that bound when it is at least beta.
+        singular: bool = false,
+            "se" => "singular extension: at a node of `se_depth` plies or more whose TT \
+                move has a lower bound v (not a mate) from at least depth − 3 plies, the \
+                other moves are searched to (depth − 1) / 2 plies against v − `se_margin` · \
+                depth; if all fail low the TT move is extended by one ply";
+        /// Singular extension from this many plies left.
+        se_depth: i32 = 8,
+            "se_depth" [1, 100] => "singular extension only at this many plies left or more";
+        /// Singular margin per ply left.
+        se_margin: Value = 3,
+            "se_margin" [0, 10_000] => "singular extension: the other moves are tested \
+                against the TT move's bound minus this much per ply left";
+        /// Multi-cut: when the singular test fails high at or above beta, return it.
+        se_multicut: bool = true,
+            "se_multicut" => "singular extension's multi-cut: when another move also reaches \
+                the test bound and that bound is at least beta, the node returns it";
         /// Transposition table entries keep a lower and an upper bound (see
         /// [`crate::tt::Tt::two_bounds`]).
         tt_two_bounds: bool = false,

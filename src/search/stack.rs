@@ -16,6 +16,9 @@ pub struct Frame {
     pub killers: [Pos; 2],
     /// Candidate area of this node's position.
     pub bbox: BBox,
+    /// The move left out of this node's search (`Pos::NONE` but during the singular
+    /// extension's test of the other moves, which neither probes nor stores the table).
+    pub excluded: Pos,
 }
 
 impl Frame {
@@ -24,6 +27,7 @@ impl Frame {
             moves: MoveList::default(),
             killers: [Pos::NONE; 2],
             bbox: BBox::default(),
+            excluded: Pos::NONE,
         }
     }
 }
