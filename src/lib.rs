@@ -25,6 +25,7 @@ pub mod firstmove;
 pub mod learn;
 mod mem;
 pub mod movegen;
+pub mod order;
 pub mod pattern;
 pub mod protocol;
 pub mod search;

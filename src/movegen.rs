@@ -13,6 +13,7 @@
 //! is deterministic.
 
 use crate::board::Board;
+use crate::order::OrderTable;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Dir, Pos, Rule, MAX_SIZE, NUM_CELLS, STRIDE};
 
@@ -277,6 +278,10 @@ pub struct OrderInfo<'a> {
     pub opp: &'a [i32; Pattern4::COUNT],
     /// Score bonus of a killer move (see [`KILLER_SCORE`]).
     pub killer: i32,
+    /// Learned scores of the unforced stage instead of `own`/`opp` ([`crate::order`]).
+    pub learned: Option<&'a OrderTable>,
+    /// The last move and the side to move's previous one (for `learned`).
+    pub near: [Pos; 2],
 }
 
 /// Score given to the TT move so that it comes first and survives top-N.
@@ -520,7 +525,13 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     let candidate = |p: Pos| board.is_near(p) && board.is_empty(p);
     let base_of = |p: Pos| {
         let o = board.pattern4(p, me);
-        (o, own[o as usize] + opp_w[board.pattern4(p, opp) as usize])
+        let base = own[o as usize] + opp_w[board.pattern4(p, opp) as usize];
+        match info.learned {
+            // The cells listed stay those with a pattern; the learned score orders them
+            // (it is at least 1, see `OrderTable::new`).
+            Some(l) if base != 0 => (o, l.score(board, p, me, info.near[0], info.near[1])),
+            _ => (o, base),
+        }
     };
     // Candidates with no pattern (the TT move and killers among them included).
     let mut zero = 0usize;
@@ -901,6 +912,8 @@ mod tests {
                     own: &params.order_own,
                     opp: &params.order_opp,
                     killer: params.killer_score,
+                    learned: None,
+                    near: [Pos::NONE; 2],
                 };
                 let min_fill = rng.gen_range(0..40);
                 let mut list = MoveList::default();

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["types", "mem", "time", "tunable"],
     &["pattern"],
     &["board"],
-    &["eval", "movegen", "fallback"],
+    &["eval", "order", "movegen", "fallback"],
     &["tt"],
     &["threat"],
     &["search"],

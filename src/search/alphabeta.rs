@@ -182,6 +182,8 @@ impl Core {
                         own: &self.params.order_own,
                         opp: &self.params.order_opp,
                         killer: self.params.killer_score,
+                        learned: self.order,
+                        near: crate::order::near_moves(board),
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
                     if cur.moves.is_empty() {

@@ -114,6 +114,8 @@ pub struct Core {
     nodes: u64,
     /// Depth of the current root search (bounds the plies of singular extensions).
     root_depth: i32,
+    /// The learned move ordering in use (`order_learned` and a table for the rule).
+    order: Option<&'static crate::order::OrderTable>,
     next_check: u64,
     seldepth: i32,
     stopped: bool,
@@ -144,6 +146,7 @@ impl Core {
             reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
             nodes: 0,
             root_depth: 0,
+            order: None,
             next_check: 0,
             seldepth: 0,
             stopped: false,
@@ -452,6 +455,8 @@ impl Core {
                 own: &self.params.order_own,
                 opp: &self.params.order_opp,
                 killer: self.params.killer_score,
+                learned: self.order_table(board.rule()),
+                near: crate::order::near_moves(board),
             };
             generate(
                 board,
@@ -808,6 +813,16 @@ impl Core {
         r
     }
 
+    /// The learned move-ordering table for `rule`, when the parameters ask for it and
+    /// one is shipped.
+    fn order_table(&self, rule: crate::types::Rule) -> Option<&'static crate::order::OrderTable> {
+        if self.params.order_learned {
+            crate::order::shipped(rule)
+        } else {
+            None
+        }
+    }
+
     /// Search every root move within (`alpha`, `beta`) (fail-soft). Returns the best
     /// value, the move that reached it, and moves that move to the front of `root`.
     #[allow(clippy::too_many_arguments)]
@@ -823,6 +838,7 @@ impl Core {
     ) -> (Value, Pos) {
         let (w, h) = (board.width(), board.height());
         self.root_depth = depth;
+        self.order = self.order_table(board.rule());
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;
         let mut best_i = usize::MAX;

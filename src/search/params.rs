@@ -168,6 +168,11 @@ crate::tunable! {
         /// Move-ordering weight of the class the opponent would make on a cell (defence).
         order_opp: [i32; Pattern4::COUNT] =
             [0, 0, 80, 60, 200, 220, 500, 650, 3000, 450, 900, 4000, 10_000, 50_000];
+        /// Order the unforced moves by the learned scores ([`crate::order`]) where a
+        /// table for the rule is shipped (freestyle), instead of `order_own`/`order_opp`.
+        order_learned: bool = false,
+            "order_learned" => "order the unforced moves by the learned move-ordering \
+                scores (freestyle only; other rules keep the pattern-class weights)";
         /// Extend a node whose only move is a forced block by one ply.
         forced_extension: bool = true,
             "fext" => "a node whose only move is a forced block is extended by one ply";

@@ -1,0 +1,367 @@
+//! `pbrain-sente train-order`: fit the learned move-ordering scores ([`crate::order`])
+//! to the moves one player chose in recorded games.
+//!
+//! Input: the `--out-dir` folders of `sente-arbiter` matches (each game as
+//! `game_NNNN.psq` with its `game_NNNN.sgf`, whose `PB[…]`/`PW[…]` name the players and
+//! whose `GC[… (N stones)]` gives the opening's length). Every position after the
+//! opening where the chosen player moved and the move generator is in its unforced
+//! stage becomes a sample: the candidate cells the generator lists and the one the
+//! player chose. The model scores a cell `own[combination of the mover] +
+//! opp[combination of the opponent] + near[distance buckets]` and is fitted by softmax
+//! cross-entropy over the candidates (full-batch Adam), from the hand-set ordering
+//! (class weights mapped to combinations, `near` zero) at the temperature that fits the
+//! hand-set ordering best. Every 10th game is held back; the loss and how often the
+//! chosen move ranks in the first 3 and first 10 (top-N keeps 10) are printed for both.
+
+use super::datagen::game_from_psq;
+use crate::board::Board;
+use crate::eval::features::{combo_of_index, combos, COMBOS};
+use crate::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
+use crate::order::{bucket, OrderWeights};
+use crate::pattern::RuleTables;
+use crate::search::params::SearchParams;
+use crate::types::{Color, Pos, Rule, NUM_CELLS};
+
+/// Parameters: own combinations, opponent combinations, distance buckets.
+const PARAMS: usize = 2 * COMBOS + 16;
+
+/// One position: its candidates' feature indices and the chosen one.
+struct Sample {
+    /// Per candidate: own combination, `COMBOS` + opponent combination, `2 * COMBOS` +
+    /// distance bucket.
+    cands: Vec<[u16; 3]>,
+    target: usize,
+}
+
+/// The samples of one game: the moves of `player` (0 black, 1 white) after `opening`.
+fn samples_of(
+    moves: &[Pos],
+    rule: Rule,
+    size: usize,
+    opening: usize,
+    player: usize,
+) -> Vec<Sample> {
+    let Ok(mut b) = Board::new(size, size, rule) else {
+        return Vec::new();
+    };
+    let p = SearchParams::default();
+    let hist = [0i32; NUM_CELLS];
+    let t = combo_of_index();
+    let mut out = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if i >= opening.max(2) && i % 2 == player {
+            let bbox = BBox::of_board(&b);
+            let mut list = MoveList::default();
+            let info = OrderInfo {
+                tt_move: Pos::NONE,
+                killers: [Pos::NONE; 2],
+                history: &hist,
+                own: &p.order_own,
+                opp: &p.order_opp,
+                killer: 0,
+                learned: None,
+                near: [Pos::NONE; 2],
+            };
+            if generate(&mut b, &bbox, &mut list, &info, 0) == Stage::All {
+                let me = b.side_to_move();
+                let (last, prev) = (moves[i - 1], moves[i - 2]);
+                let cands: Vec<[u16; 3]> = list
+                    .as_slice()
+                    .iter()
+                    .map(|s| {
+                        [
+                            t[b.value_index(s.pos, me)],
+                            COMBOS as u16 + t[b.value_index(s.pos, me.opp())],
+                            (2 * COMBOS + bucket(s.pos, last) * 4 + bucket(s.pos, prev)) as u16,
+                        ]
+                    })
+                    .collect();
+                if let Some(target) = list.as_slice().iter().position(|s| s.pos == m) {
+                    out.push(Sample { cands, target });
+                }
+            }
+        }
+        b.make(m);
+    }
+    out
+}
+
+/// Softmax loss, top-3 and top-10 rates of `set` under `w` at temperature `temp`;
+/// with `grad`, the loss gradient is added to it.
+fn evaluate(set: &[Sample], w: &[f32], temp: f32, mut grad: Option<&mut [f32]>) -> (f32, f32, f32) {
+    let (mut ce, mut top3, mut top10) = (0f32, 0usize, 0usize);
+    let mut sc = Vec::new();
+    for s in set {
+        sc.clear();
+        sc.extend(
+            s.cands
+                .iter()
+                .map(|c| c.iter().map(|&k| w[usize::from(k)]).sum::<f32>()),
+        );
+        let mx = sc.iter().copied().fold(f32::MIN, f32::max);
+        let z: f32 = sc.iter().map(|x| ((x - mx) / temp).exp()).sum();
+        ce -= (sc[s.target] - mx) / temp - z.ln();
+        let target = sc[s.target];
+        // Ties rank by list order, as the generator's picking does by square.
+        let above = sc
+            .iter()
+            .enumerate()
+            .filter(|&(i, &x)| x > target || (x == target && i < s.target))
+            .count();
+        top3 += usize::from(above < 3);
+        top10 += usize::from(above < 10);
+        if let Some(g) = grad.as_deref_mut() {
+            for (i, c) in s.cands.iter().enumerate() {
+                let d =
+                    (((sc[i] - mx) / temp).exp() / z - f32::from(u8::from(i == s.target))) / temp;
+                for &k in c {
+                    g[usize::from(k)] += d;
+                }
+            }
+        }
+    }
+    let n = set.len().max(1) as f32;
+    (ce / n, top3 as f32 / n, top10 as f32 / n)
+}
+
+/// The hand-set ordering as initial weights: each combination gets its class's weight.
+fn initial(rule: Rule) -> Vec<f32> {
+    let p = SearchParams::default();
+    let rt = RuleTables::get(rule);
+    let mut w = vec![0f32; PARAMS];
+    for (k, codes) in combos().iter().enumerate() {
+        let packed = codes
+            .iter()
+            .enumerate()
+            .fold(0u32, |a, (d, &c)| a | u32::from(c) << (3 * d));
+        let class = rt.combo(Color::Black.idx(), packed) as usize;
+        w[k] = p.order_own[class] as f32;
+        w[COMBOS + k] = p.order_opp[class] as f32;
+    }
+    w
+}
+
+/// The players' names and the opening length of an arbiter `.sgf` record.
+fn sgf_header(text: &str) -> Option<(String, String, usize)> {
+    let tag = |t: &str| -> Option<String> {
+        let at = text.find(&format!("{t}["))? + t.len() + 1;
+        Some(text[at..].split(']').next()?.to_string())
+    };
+    let gc = tag("GC").unwrap_or_default();
+    let stones = gc
+        .rsplit_once('(')
+        .and_then(|(_, r)| r.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
+    Some((tag("PB")?, tag("PW")?, stones))
+}
+
+/// `train-order --rule R --games DIR[,DIR…] --player NAME --out FILE [--epochs N]
+/// [--lr X]`. Returns the exit code.
+pub fn cli(args: &[String]) -> i32 {
+    let (mut rule, mut dirs, mut player, mut out) = (Rule::Freestyle, None, None, None);
+    let (mut epochs, mut lr) = (100usize, 50f32);
+    for pair in args.chunks(2) {
+        let v = pair.get(1).cloned().unwrap_or_default();
+        let ok = match pair[0].as_str() {
+            "--rule" => Rule::parse(&v).map(|r| rule = r).is_some(),
+            "--games" => {
+                dirs = Some(v);
+                true
+            }
+            "--player" => {
+                player = Some(v);
+                true
+            }
+            "--out" => {
+                out = Some(v);
+                true
+            }
+            "--epochs" => v.parse().map(|n| epochs = n).is_ok(),
+            "--lr" => v.parse().map(|n| lr = n).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("train-order: bad argument {}", pair.join(" "));
+            return 2;
+        }
+    }
+    let (Some(dirs), Some(player), Some(out)) = (dirs, player, out) else {
+        eprintln!("train-order: --games DIR, --player NAME and --out FILE are required");
+        return 2;
+    };
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    let mut games = 0usize;
+    for dir in dirs.split(',') {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            eprintln!("train-order: cannot read {dir}");
+            return 1;
+        };
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "psq"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let (Ok(psq), Ok(sgf)) = (
+                std::fs::read_to_string(&path),
+                std::fs::read_to_string(path.with_extension("sgf")),
+            ) else {
+                continue;
+            };
+            let Some((pb, pw, stones)) = sgf_header(&sgf) else {
+                continue;
+            };
+            let side = if pb == player {
+                0
+            } else if pw == player {
+                1
+            } else {
+                continue;
+            };
+            let Some(g) = game_from_psq(&psq, rule, stones) else {
+                continue;
+            };
+            if g.width != g.height {
+                continue;
+            }
+            games += 1;
+            let s = samples_of(&g.moves, rule, g.width, stones, side);
+            if games.is_multiple_of(10) {
+                val.extend(s);
+            } else {
+                train.extend(s);
+            }
+        }
+    }
+    if train.is_empty() || val.is_empty() {
+        eprintln!("train-order: no positions of {player} found in {dirs}");
+        return 1;
+    }
+    let mut w = initial(rule);
+    // The temperature at which the hand-set ordering fits best (a scan).
+    let mut temp = (10.0f32, f32::INFINITY);
+    let mut t = 10.0f32;
+    while t < 100_000.0 {
+        let ce = evaluate(&train, &w, t, None).0;
+        if ce < temp.1 {
+            temp = (t, ce);
+        }
+        t *= 1.2;
+    }
+    let temp = temp.0;
+    let line = |tag: &str, w: &[f32]| {
+        let (tc, t3, t10) = evaluate(&train, w, temp, None);
+        let (vc, v3, v10) = evaluate(&val, w, temp, None);
+        eprintln!(
+            "{tag}: training loss {tc:.4} (top 3 {:.1} %, top 10 {:.1} %), validation loss {vc:.4} \
+             (top 3 {:.1} %, top 10 {:.1} %)",
+            100.0 * t3,
+            100.0 * t10,
+            100.0 * v3,
+            100.0 * v10
+        );
+    };
+    eprintln!(
+        "train-order: {games} games, {} training and {} validation positions of {player}; \
+         temperature {temp:.0}",
+        train.len(),
+        val.len()
+    );
+    line("hand-set ordering", &w);
+    let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
+    let mut g = vec![0f32; PARAMS];
+    for epoch in 1..=epochs {
+        g.fill(0.0);
+        evaluate(&train, &w, temp, Some(&mut g));
+        let n = train.len() as f32;
+        for i in 0..PARAMS {
+            let gi = g[i] / n;
+            m[i] = 0.9 * m[i] + 0.1 * gi;
+            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+            let mh = m[i] / (1.0 - 0.9f32.powi(epoch as i32));
+            let vh = v[i] / (1.0 - 0.999f32.powi(epoch as i32));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-8);
+        }
+        // No pattern at all is not a candidate's combination: keep it at 0.
+        w[0] = 0.0;
+        w[COMBOS] = 0.0;
+        if epoch % 25 == 0 || epoch == epochs {
+            line(&format!("epoch {epoch}"), &w);
+        }
+    }
+    let round =
+        |r: std::ops::Range<usize>| -> Vec<i32> { w[r].iter().map(|x| x.round() as i32).collect() };
+    let weights = OrderWeights {
+        rule,
+        own: round(0..COMBOS),
+        opp: round(COMBOS..2 * COMBOS),
+        near: std::array::from_fn(|i| w[2 * COMBOS + i].round() as i32),
+    };
+    let text = format!(
+        "# Learned move-ordering scores (src/order.rs): pbrain-sente train-order, {games} games \
+         of {player}, {} positions.\n{}",
+        train.len() + val.len(),
+        weights.to_text()
+    );
+    if let Err(e) = std::fs::write(&out, text) {
+        eprintln!("train-order: {out}: {e}");
+        return 1;
+    }
+    eprintln!("train-order: wrote {out}");
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sgf_header_gives_the_players_and_the_opening_length() {
+        let sgf = "(;GM[4]FF[4]SZ[15]RU[freestyle]PB[rapfi]PW[sente]RE[B+]GN[game 2]\
+                   GC[opening freestyle15.txt:2 (5 stones)]C[five];B[ii])";
+        assert_eq!(
+            sgf_header(sgf),
+            Some(("rapfi".to_string(), "sente".to_string(), 5))
+        );
+    }
+
+    #[test]
+    fn fitting_raises_the_probability_of_the_chosen_moves() {
+        // A player that always answers next to the last move: the distance term must
+        // learn it and the loss must fall.
+        let moves: Vec<Pos> = [
+            (7, 7),
+            (8, 8),
+            (7, 9),
+            (6, 8),
+            (9, 7),
+            (9, 9),
+            (5, 7),
+            (5, 6),
+            (10, 10),
+            (11, 11),
+            (4, 4),
+            (4, 3),
+            (11, 4),
+            (12, 4),
+            (3, 11),
+            (3, 12),
+        ]
+        .iter()
+        .map(|&(x, y)| Pos::new(x, y))
+        .collect();
+        let set = samples_of(&moves, Rule::Freestyle, 15, 2, 1);
+        assert!(set.len() >= 4, "{} samples", set.len());
+        let mut w = initial(Rule::Freestyle);
+        let before = evaluate(&set, &w, 500.0, None).0;
+        for _ in 0..50 {
+            let mut g = vec![0f32; PARAMS];
+            evaluate(&set, &w, 500.0, Some(&mut g));
+            for (x, d) in w.iter_mut().zip(&g) {
+                *x -= 2000.0 * d / set.len() as f32;
+            }
+        }
+        let after = evaluate(&set, &w, 500.0, None).0;
+        assert!(after < before, "loss {before} -> {after}");
+    }
+}

@@ -1,0 +1,204 @@
+//! Learned move-ordering scores for the unforced stage of move generation.
+//!
+//! The hand-set ordering scores a candidate cell by the pattern class each colour would
+//! make there ([`crate::search::params::SearchParams::order_own`]). The learned one
+//! scores it by the cell's full combination of its four line codes (the 330 multisets of
+//! [`crate::eval::features::combos`]) for the side to move and for the opponent, plus a
+//! term for its distance to the last move and to the mover's previous move, fitted to
+//! another engine's move choices (`pbrain-sente train-order`, in [`crate::learn::order`]).
+//! Top-N pruning keeps only the best-ordered moves at a node, so the moves an opponent
+//! would choose must rank high; see `docs/learned-evaluation.md`.
+//!
+//! Weight files are text: a `rule NAME` line, then `own`, `opp` (330 integers each, in
+//! combination order) and `near` (16 integers: distance bucket to the last move × 4 +
+//! bucket to the previous move, buckets 1, 2, 3, 4+), whitespace-separated, `#` comments.
+
+use crate::board::{Board, CELL_VALUE_FIELDS};
+use crate::eval::features::{combo_of_index, COMBOS};
+use crate::types::{Color, Pos, Rule};
+use std::sync::OnceLock;
+
+/// The learned weights of one rule, in combination order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderWeights {
+    /// The rule they were fitted for.
+    pub rule: Rule,
+    /// Score of a cell by the side to move's combination there.
+    pub own: Vec<i32>,
+    /// Score of a cell by the opponent's combination there.
+    pub opp: Vec<i32>,
+    /// Score by distance bucket to the last move × 4 + to the mover's previous move.
+    pub near: [i32; 16],
+}
+
+/// The distance bucket (0..4) of a candidate to a stone: 1, 2, 3, 4 or more squares;
+/// no stone (`Pos::NONE`) is far.
+#[inline]
+#[must_use]
+pub fn bucket(p: Pos, stone: Pos) -> usize {
+    if stone.is_some() {
+        p.distance(stone).clamp(1, 4) - 1
+    } else {
+        3
+    }
+}
+
+/// The last move and the side to move's previous one ([`Pos::NONE`] where there is
+/// none).
+#[inline]
+#[must_use]
+pub fn near_moves(board: &Board) -> [Pos; 2] {
+    let h = board.history();
+    let at = |k: usize| h.len().checked_sub(k).map_or(Pos::NONE, |i| h[i]);
+    [at(1), at(2)]
+}
+
+impl OrderWeights {
+    /// Parse the text form (see the module docs).
+    ///
+    /// # Errors
+    /// A message naming what is missing or malformed.
+    pub fn parse(text: &str) -> Result<OrderWeights, String> {
+        let mut words = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or(""))
+            .flat_map(str::split_whitespace);
+        let mut next = |what: &str| words.next().ok_or(format!("missing {what}"));
+        if next("rule")? != "rule" {
+            return Err("the file must start with `rule NAME`".into());
+        }
+        let name = next("rule name")?;
+        let rule = Rule::parse(name).ok_or(format!("unknown rule {name}"))?;
+        let mut read = |label: &str, n: usize| -> Result<Vec<i32>, String> {
+            if next(label)? != label {
+                return Err(format!("expected `{label}`"));
+            }
+            (0..n)
+                .map(|i| {
+                    next(label)?
+                        .parse()
+                        .map_err(|e| format!("{label} value {i}: {e}"))
+                })
+                .collect()
+        };
+        let own = read("own", COMBOS)?;
+        let opp = read("opp", COMBOS)?;
+        let near = read("near", 16)?;
+        Ok(OrderWeights {
+            rule,
+            own,
+            opp,
+            near: std::array::from_fn(|i| near[i]),
+        })
+    }
+
+    /// The text form ([`OrderWeights::parse`] reads it back).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let join = |v: &[i32]| {
+            v.chunks(22)
+                .map(|c| {
+                    let s: Vec<String> = c.iter().map(i32::to_string).collect();
+                    format!("    {}\n", s.join(" "))
+                })
+                .collect::<String>()
+        };
+        format!(
+            "rule {}\nown\n{}opp\n{}near\n{}",
+            self.rule.name(),
+            join(&self.own),
+            join(&self.opp),
+            join(&self.near)
+        )
+    }
+}
+
+/// The learned scores expanded for the move generator: indexed by a cell's
+/// [`Board::value_index`] (its class field), so a score costs two table reads.
+pub struct OrderTable {
+    own: Box<[i32; CELL_VALUE_FIELDS]>,
+    opp: Box<[i32; CELL_VALUE_FIELDS]>,
+    near: [i32; 16],
+}
+
+impl OrderTable {
+    /// Expand `w`. The scores are shifted to be at least 1: a listed cell must score
+    /// above the cells with no pattern (score 0), which the generator adds only to fill
+    /// up a short list.
+    #[must_use]
+    pub fn new(w: &OrderWeights) -> OrderTable {
+        let min = |v: &[i32]| v.iter().copied().min().unwrap_or(0);
+        let shift = (1 - (min(&w.own) + min(&w.opp) + min(&w.near))).max(0);
+        let t = combo_of_index();
+        let expand = |v: &[i32]| -> Box<[i32; CELL_VALUE_FIELDS]> {
+            let mut out = Box::new([0; CELL_VALUE_FIELDS]);
+            for (o, &k) in out.iter_mut().zip(t.iter()) {
+                *o = v[usize::from(k)];
+            }
+            out
+        };
+        OrderTable {
+            own: expand(&w.own),
+            opp: expand(&w.opp),
+            near: w.near.map(|v| v + shift),
+        }
+    }
+
+    /// The score of the empty cell `p` for the side to move `me`, whose opponent's last
+    /// move was `last` and own previous move `prev`.
+    #[inline]
+    #[must_use]
+    pub fn score(&self, board: &Board, p: Pos, me: Color, last: Pos, prev: Pos) -> i32 {
+        self.own[board.value_index(p, me)]
+            + self.opp[board.value_index(p, me.opp())]
+            + self.near[bucket(p, last) * 4 + bucket(p, prev)]
+    }
+}
+
+/// The shipped learned ordering of `rule`, if there is one (freestyle only so far).
+#[must_use]
+pub fn shipped(rule: Rule) -> Option<&'static OrderTable> {
+    if rule != Rule::Freestyle {
+        return None;
+    }
+    static T: OnceLock<Option<OrderTable>> = OnceLock::new();
+    let t = T.get_or_init(|| {
+        OrderWeights::parse(include_str!("order_weights.txt"))
+            .ok()
+            .map(|w| OrderTable::new(&w))
+    });
+    t.as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_weights_parse_and_round_trip_through_text() {
+        let w = OrderWeights::parse(include_str!("order_weights.txt")).expect("parse");
+        assert_eq!(w.rule, Rule::Freestyle);
+        assert_eq!(OrderWeights::parse(&w.to_text()), Ok(w));
+        assert!(shipped(Rule::Freestyle).is_some());
+    }
+
+    #[test]
+    fn a_short_or_malformed_weight_file_is_refused() {
+        let w = OrderWeights::parse(include_str!("order_weights.txt")).expect("parse");
+        let text = w.to_text();
+        let cut = &text[..text.len() / 2];
+        assert!(OrderWeights::parse(cut).is_err());
+        assert!(OrderWeights::parse(&text.replace("near", "far")).is_err());
+        assert!(OrderWeights::parse(&text.replace("rule freestyle", "rule chess")).is_err());
+    }
+
+    #[test]
+    fn distance_buckets_are_one_two_three_and_four_or_more() {
+        let p = Pos::new(7, 7);
+        assert_eq!(bucket(p, Pos::new(8, 8)), 0);
+        assert_eq!(bucket(p, Pos::new(5, 7)), 1);
+        assert_eq!(bucket(p, Pos::new(7, 10)), 2);
+        assert_eq!(bucket(p, Pos::new(0, 0)), 3);
+        assert_eq!(bucket(p, Pos::NONE), 3);
+    }
+}
