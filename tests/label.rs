@@ -37,7 +37,7 @@ fn generated(games: usize) -> Vec<Game> {
 fn labelling_keeps_games_and_gives_every_position_after_the_opening_a_value() {
     let games = generated(4);
     for threads in [1, 2] {
-        let labelled = label_games(&games, &engine(), 3, threads, &|_| {}).expect("label");
+        let labelled = label_games(&games, &engine(), 3, 10_000, threads, &|_| {}).expect("label");
         assert_eq!(labelled.len(), games.len());
         for (a, b) in games.iter().zip(&labelled) {
             assert_eq!(a.moves, b.moves, "games stay in their order");
@@ -67,7 +67,7 @@ fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
         result: 1,
         has_values: true,
     };
-    let labelled = label_games(&[g], &engine(), 4, 1, &|_| {}).expect("label");
+    let labelled = label_games(&[g], &engine(), 4, 10_000, 1, &|_| {}).expect("label");
     // The position after six plies: black to move makes an open four and wins.
     assert_eq!(labelled[0].values, vec![MATE_LABEL]);
 }

@@ -58,15 +58,18 @@ struct Labeller {
     /// The (rule, size) of the last `START`.
     current: Option<(Rule, usize)>,
     depth: u32,
+    /// The `timeout_turn` sent (ms): a bound besides the depth.
+    turn_ms: u64,
 }
 
 impl Labeller {
-    fn new(argv: &[String], depth: u32) -> Result<Labeller, String> {
+    fn new(argv: &[String], depth: u32, turn_ms: u64) -> Result<Labeller, String> {
         let proc = EngineProcess::spawn(argv).map_err(|e| format!("{}: {e}", argv[0]))?;
         Ok(Labeller {
             proc,
             current: None,
             depth,
+            turn_ms,
         })
     }
 
@@ -125,7 +128,7 @@ impl Labeller {
         }
         for line in [
             format!("INFO rule {}", rule.to_piskvork()),
-            "INFO timeout_turn 1000000".into(),
+            format!("INFO timeout_turn {}", self.turn_ms),
             "INFO timeout_match 0".into(),
             format!("INFO max_depth {}", self.depth),
         ] {
@@ -179,8 +182,8 @@ impl Labeller {
     }
 }
 
-/// Label `games` with `threads` processes of `engine` at `depth`; `progress` gets a
-/// line now and then. Games on non-square boards are left out (the protocol's `START`
+/// Label `games` with `threads` processes of `engine` at `depth` (and at most `turn_ms`
+/// per position, sent as `timeout_turn`); `progress` gets a line now and then. Games on non-square boards are left out (the protocol's `START`
 /// sets a square board).
 ///
 /// # Errors
@@ -189,6 +192,7 @@ pub fn label_games(
     games: &[Game],
     engine: &[String],
     depth: u32,
+    turn_ms: u64,
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Game>, String> {
@@ -205,7 +209,7 @@ pub fn label_games(
             .map(|t| {
                 let (todo, done) = (&todo, &done);
                 s.spawn(move || -> Result<Vec<(usize, Game)>, String> {
-                    let mut lab = Labeller::new(engine, depth)?;
+                    let mut lab = Labeller::new(engine, depth, turn_ms)?;
                     let mut out = Vec::new();
                     let mut last = Instant::now();
                     for (i, g) in todo.iter().enumerate().skip(t).step_by(threads) {
@@ -244,11 +248,15 @@ pub fn label_games(
     Ok(all.into_iter().map(|(_, g)| g).collect())
 }
 
-/// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--threads T]
-/// [--games N]`. Returns the exit code.
+/// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--turn-ms MS]
+/// [--threads T] [--games N]`. Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut engine, mut data, mut out) = (None, None, None);
     let (mut depth, mut threads, mut max_games) = (12u32, 1usize, usize::MAX);
+    // Generous by default: the depth is the bound that matters. An engine whose time
+    // manager spends part of the turn before its search (Sente's root threat phase)
+    // needs a smaller value.
+    let mut turn_ms = 1_000_000u64;
     for pair in args.chunks(2) {
         let (k, v) = (pair[0].as_str(), pair.get(1).cloned().unwrap_or_default());
         let ok = match k {
@@ -265,6 +273,7 @@ pub fn cli(args: &[String]) -> i32 {
                 true
             }
             "--depth" => v.parse().map(|n| depth = n).is_ok(),
+            "--turn-ms" => v.parse().map(|n| turn_ms = n).is_ok(),
             "--threads" => v.parse().map(|n| threads = n).is_ok(),
             "--games" => v.parse().map(|n| max_games = n).is_ok(),
             _ => false,
@@ -299,7 +308,9 @@ pub fn cli(args: &[String]) -> i32 {
         }
     }
     games.truncate(max_games);
-    let labelled = match label_games(&games, &argv, depth, threads, &|l| eprintln!("{l}")) {
+    let labelled = match label_games(&games, &argv, depth, turn_ms, threads, &|l| {
+        eprintln!("{l}")
+    }) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("label: {e}");
