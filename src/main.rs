@@ -42,6 +42,7 @@ fn main() {
         }
         Some("train") => std::process::exit(sente::learn::train::cli(&args[1..])),
         Some("datagen-import") => std::process::exit(sente::learn::datagen::import_cli(&args[1..])),
+        Some("train-mlp") => std::process::exit(sente::learn::mlp::cli(&args[1..])),
         Some("train-order") => std::process::exit(sente::learn::order::cli(&args[1..])),
         Some("label") => std::process::exit(sente::learn::label::cli(&args[1..])),
         Some("datagen") => std::process::exit(sente::learn::datagen::cli(&args[1..])),

@@ -8,6 +8,7 @@
 //! forbidden classes) plus a renju term for black's forbidden cells.
 
 pub mod features;
+pub mod mlp;
 pub mod params;
 pub mod weights;
 
@@ -31,6 +32,9 @@ const F3X2: usize = Pattern4::Flex3x2 as usize;
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
+    if let Some(m) = p.mlp {
+        return m.0.evaluate(board);
+    }
     match p.learned {
         Some(w) => learned(board, w.0),
         None => classic(board, p),

@@ -3,6 +3,7 @@
 //! search; the search's parameters (`search::params::SearchParams`) hold one
 //! [`EvalParams`], set by its keys `ev_*`, `eval` and `weights`.
 
+use crate::eval::mlp::Mlp;
 use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
 use crate::types::Value;
@@ -18,6 +19,18 @@ impl PartialEq for WeightsRef {
 }
 
 impl Eq for WeightsRef {}
+
+/// A loaded experimental network ([`Mlp`]), compared by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct MlpRef(pub &'static Mlp);
+
+impl PartialEq for MlpRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for MlpRef {}
 
 crate::tunable! {
     // Weights of the static evaluation, kept apart from the search knobs so a tuner can
@@ -66,6 +79,10 @@ crate::tunable! {
             "weights" ("a file name") with parse_weights, show_weights
             => "the learned evaluation with the weights of this file (a file that cannot be \
                 used is an error and changes nothing)";
+        mlp: Option<MlpRef> = None,
+            "mlp" ("a file name, or `-` for none") with parse_mlp, show_mlp
+            => "experimental: evaluate with the small network of this file (see \
+                `src/eval/mlp.rs`) instead of the tables";
     }
 }
 
@@ -91,4 +108,15 @@ fn parse_weights(v: &str) -> Result<Option<WeightsRef>, String> {
 /// Where the weights in use came from (`built-in` or a path), `-` for none.
 fn show_weights(w: &Option<WeightsRef>) -> String {
     w.map_or_else(|| "-".to_string(), |w| w.0.source.clone())
+}
+
+fn parse_mlp(v: &str) -> Result<Option<MlpRef>, String> {
+    if v == "-" {
+        return Ok(None);
+    }
+    Ok(Some(MlpRef(Mlp::load_static(v)?)))
+}
+
+fn show_mlp(m: &Option<MlpRef>) -> String {
+    m.map_or_else(|| "-".to_string(), |m| m.0.source.clone())
 }

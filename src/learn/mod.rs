@@ -1,10 +1,11 @@
 //! The tools behind the learned evaluation: self-play data generation ([`datagen`],
 //! which runs the search), the values another engine gives the same positions
-//! ([`label`]), the fit of the weights ([`train`]) and of the learned move ordering
-//! ([`order`]). They sit above the search, apart
+//! ([`label`]), the fit of the weights ([`train`]), of the experimental network ([`mlp`]) and of
+//! the learned move ordering ([`order`]). They sit above the search, apart
 //! from [`crate::eval`], which only evaluates.
 
 pub mod datagen;
 pub mod label;
+pub mod mlp;
 pub mod order;
 pub mod train;

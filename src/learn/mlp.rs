@@ -1,0 +1,327 @@
+//! `pbrain-sente train-mlp`: fit the experimental network evaluation
+//! ([`crate::eval::mlp`]) to labelled data (the values of [`super::label`], or any data
+//! file's search values): the target of a position is sigmoid(value / `K_v`) with `K_v`
+//! fitted to the game results as in [`super::train`], the loss the cross-entropy of
+//! sigmoid(network output), minibatch Adam (batch 128, step 0.002) from a seeded random
+//! start; every 10th game is held back and the network with the best validation loss
+//! is written.
+
+use super::datagen::{read_file, Game};
+use crate::board::Board;
+use crate::eval::features::{combo_counts, threat_mask, COMBOS};
+use crate::eval::mlp::{INPUTS, MAX_HIDDEN};
+use crate::pattern::Pattern4;
+use crate::types::Rule;
+use rand::{Rng, SeedableRng};
+
+/// One position: sparse inputs and the target.
+struct Sample {
+    inputs: Vec<(u32, f32)>,
+    target: f32,
+    result: f32,
+}
+
+fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    let mut counts = [[0u16; COMBOS]; 2];
+    for (gi, g) in games.iter().enumerate() {
+        if g.rule != rule || !g.has_values {
+            continue;
+        }
+        let Ok(mut b) = Board::new(g.width, g.height, g.rule) else {
+            continue;
+        };
+        for (i, &m) in g.moves.iter().enumerate() {
+            if i >= g.opening {
+                let me = b.side_to_move();
+                let (mc, oc) = (b.counts(me), b.counts(me.opp()));
+                // Decided by the counts: the search never evaluates these (as in `train`).
+                let decided = mc[Pattern4::Five as usize] > 0
+                    || mc[Pattern4::Flex4 as usize] > 0
+                    || oc[Pattern4::Five as usize] > 0;
+                if !decided {
+                    combo_counts(&b, &mut counts);
+                    let mut inputs = Vec::new();
+                    for (base, c) in [(0, me), (COMBOS, me.opp())] {
+                        for (k, &n) in counts[c.idx()].iter().enumerate().skip(1) {
+                            if n > 0 {
+                                inputs.push(((base + k) as u32, f32::from(n) / 4.0));
+                            }
+                        }
+                    }
+                    inputs.push(((2 * COMBOS + threat_mask(&b, me)) as u32, 1.0));
+                    let result = match g.result {
+                        0 => 0.5,
+                        r if (r == 1) == (me == crate::types::Color::Black) => 1.0,
+                        _ => 0.0,
+                    };
+                    let s = Sample {
+                        inputs,
+                        target: f32::from(g.values[i - g.opening]),
+                        result,
+                    };
+                    if gi % 10 == 0 {
+                        val.push(s);
+                    } else {
+                        train.push(s);
+                    }
+                }
+            }
+            b.make(m);
+        }
+    }
+    (train, val)
+}
+
+/// The network's parameters, flat: input weights, hidden biases, output weights, bias.
+struct Net {
+    h: usize,
+    p: Vec<f32>,
+}
+
+impl Net {
+    fn forward(&self, s: &Sample, hid: &mut [f32; MAX_HIDDEN]) -> f32 {
+        let h = self.h;
+        hid[..h].copy_from_slice(&self.p[INPUTS * h..INPUTS * h + h]);
+        for &(k, c) in &s.inputs {
+            let row = &self.p[k as usize * h..(k as usize + 1) * h];
+            for (a, w) in hid.iter_mut().zip(row) {
+                *a += c * w;
+            }
+        }
+        let w2 = &self.p[INPUTS * h + h..INPUTS * h + 2 * h];
+        let mut out = self.p[INPUTS * h + 2 * h];
+        for (a, w) in hid[..h].iter().zip(w2) {
+            out += w * a.clamp(0.0, 1.0);
+        }
+        out
+    }
+
+    fn loss(&self, set: &[Sample]) -> f32 {
+        let mut hid = [0f32; MAX_HIDDEN];
+        set.iter()
+            .map(|s| cross_entropy(sigmoid(self.forward(s, &mut hid)), s.target))
+            .sum::<f32>()
+            / set.len().max(1) as f32
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = (self.h as u32).to_le_bytes().to_vec();
+        for x in &self.p {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn cross_entropy(p: f32, t: f32) -> f32 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// Fit a network with `h` hidden units for `epochs` passes; `report` gets a line per
+/// epoch. Returns the file bytes of the best network on the validation part and its
+/// loss, or `None` without usable data.
+#[must_use]
+pub fn fit(
+    games: &[Game],
+    rule: Rule,
+    h: usize,
+    epochs: usize,
+    seed: u64,
+    report: &mut dyn FnMut(&str),
+) -> Option<(Vec<u8>, f32)> {
+    let (mut train, mut val) = samples(games, rule);
+    if train.is_empty() || val.is_empty() {
+        return None;
+    }
+    // K_v: the scale at which the values predict the results best.
+    let mut kv = (200f32, f32::INFINITY);
+    let mut k = 20f32;
+    while k <= 2000.0 {
+        let l: f32 = train
+            .iter()
+            .map(|s| cross_entropy(sigmoid(s.target / k), s.result))
+            .sum();
+        if l < kv.1 {
+            kv = (k, l);
+        }
+        k *= 1.05;
+    }
+    for s in train.iter_mut().chain(val.iter_mut()) {
+        s.target = sigmoid(s.target / kv.0);
+    }
+    report(&format!(
+        "  {} training and {} validation positions, K_v {:.0}",
+        train.len(),
+        val.len(),
+        kv.0
+    ));
+    let h = h.clamp(1, MAX_HIDDEN);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let n = INPUTS * h + 2 * h + 1;
+    let mut net = Net {
+        h,
+        p: (0..n)
+            .map(|i| {
+                if (INPUTS * h..INPUTS * h + h).contains(&i) || i == n - 1 {
+                    0.0
+                } else {
+                    rng.gen_range(-0.1..0.1)
+                }
+            })
+            .collect(),
+    };
+    report(&format!("  initial validation loss {:.5}", net.loss(&val)));
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut hid = [0f32; MAX_HIDDEN];
+    let mut best: Option<(Vec<u8>, f32)> = None;
+    let mut step = 0i32;
+    for epoch in 1..=epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.gen_range(0..=i));
+        }
+        for batch in order.chunks(128) {
+            let mut g = vec![0f32; n];
+            for &i in batch {
+                let s = &train[i];
+                let out = net.forward(s, &mut hid);
+                let d = sigmoid(out) - s.target;
+                g[n - 1] += d;
+                for j in 0..h {
+                    g[INPUTS * h + h + j] += d * hid[j].clamp(0.0, 1.0);
+                    if hid[j] > 0.0 && hid[j] < 1.0 {
+                        let dh = d * net.p[INPUTS * h + h + j];
+                        g[INPUTS * h + j] += dh;
+                        for &(k, c) in &s.inputs {
+                            g[k as usize * h + j] += dh * c;
+                        }
+                    }
+                }
+            }
+            step += 1;
+            let bs = batch.len() as f32;
+            for (k, gk) in g.iter().enumerate() {
+                if *gk == 0.0 && m[k] == 0.0 {
+                    continue;
+                }
+                let gk = gk / bs;
+                m[k] = 0.9 * m[k] + 0.1 * gk;
+                v[k] = 0.999 * v[k] + 0.001 * gk * gk;
+                let mh = m[k] / (1.0 - 0.9f32.powi(step));
+                let vh = v[k] / (1.0 - 0.999f32.powi(step));
+                net.p[k] -= 0.002 * mh / (vh.sqrt() + 1e-8);
+            }
+        }
+        let (tl, vl) = (net.loss(&train), net.loss(&val));
+        report(&format!(
+            "  epoch {epoch}: training loss {tl:.5}, validation loss {vl:.5}"
+        ));
+        if best.as_ref().is_none_or(|b| vl < b.1) {
+            best = Some((net.to_bytes(), vl));
+        }
+    }
+    best
+}
+
+/// `train-mlp --data FILE[,FILE…] --out FILE [--rule R] [--hidden H] [--epochs N]
+/// [--seed S]`. Returns the exit code.
+pub fn cli(args: &[String]) -> i32 {
+    let (mut data, mut out, mut rule) = (None, None, Rule::Freestyle);
+    let (mut hidden, mut epochs, mut seed) = (32usize, 12usize, 1u64);
+    for pair in args.chunks(2) {
+        let v = pair.get(1).cloned().unwrap_or_default();
+        let ok = match pair[0].as_str() {
+            "--data" => {
+                data = Some(v);
+                true
+            }
+            "--out" => {
+                out = Some(v);
+                true
+            }
+            "--rule" => Rule::parse(&v).map(|r| rule = r).is_some(),
+            "--hidden" => v.parse().map(|n| hidden = n).is_ok(),
+            "--epochs" => v.parse().map(|n| epochs = n).is_ok(),
+            "--seed" => v.parse().map(|n| seed = n).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("train-mlp: bad argument {}", pair.join(" "));
+            return 2;
+        }
+    }
+    let (Some(data), Some(out)) = (data, out) else {
+        eprintln!("train-mlp: --data FILE and --out FILE are required");
+        return 2;
+    };
+    let mut games = Vec::new();
+    for f in data.split(',') {
+        match read_file(f) {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                eprintln!("train-mlp: {f}: {e}");
+                return 1;
+            }
+        }
+    }
+    let Some((bytes, loss)) = fit(&games, rule, hidden, epochs, seed, &mut |l| {
+        eprintln!("{l}")
+    }) else {
+        eprintln!("train-mlp: no labelled {} positions in {data}", rule.name());
+        return 1;
+    };
+    if let Err(e) = std::fs::write(&out, bytes) {
+        eprintln!("train-mlp: {out}: {e}");
+        return 1;
+    }
+    eprintln!("train-mlp: best validation loss {loss:.5}, wrote {out}");
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::datagen::{run, DatagenConfig};
+    use crate::search::params::SearchParams;
+
+    #[test]
+    fn training_lowers_the_validation_loss_and_writes_a_loadable_network() {
+        let cfg = DatagenConfig {
+            rule: Rule::Freestyle,
+            size: 15,
+            games: 30,
+            nodes: 300,
+            seed: 5,
+            threads: 2,
+            params: SearchParams::default(),
+            random_plies: 6,
+        };
+        let mut bytes = Vec::new();
+        run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");
+        let mut games = Vec::new();
+        let mut at = 8;
+        while at < bytes.len() {
+            let (g, used) = Game::read(&bytes[at..]).expect("record");
+            games.push(g);
+            at += used;
+        }
+        let mut losses = Vec::new();
+        let (net, best) = fit(&games, Rule::Freestyle, 4, 6, 3, &mut |l| {
+            if let Some(v) = l.split("validation loss ").nth(1) {
+                losses.push(v.trim().parse::<f32>().expect("loss"));
+            }
+        })
+        .expect("data");
+        // The initial (random) network's loss, then one per epoch.
+        assert_eq!(losses.len(), 7);
+        assert!(best < losses[0], "no better than the start: {losses:?}");
+        let m = crate::eval::mlp::Mlp::parse(&net, "test").expect("loadable");
+        assert_eq!(m.source, "test");
+    }
+}
