@@ -1,7 +1,7 @@
 //! `label`: the positions of a data file get the values another engine reports for them.
 //! The engine here is Sente itself (its `MESSAGE … ev V` lines), at a small fixed depth.
 
-use sente::learn::datagen::{run, DatagenConfig, Game};
+use sente::learn::datagen::{parse_games, run, DatagenConfig, Game};
 use sente::learn::label::{label_games, MATE_LABEL};
 use sente::search::params::SearchParams;
 use sente::types::{Pos, Rule};
@@ -23,14 +23,7 @@ fn generated(games: usize) -> Vec<Game> {
     };
     let mut bytes = Vec::new();
     run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");
-    let mut out = Vec::new();
-    let mut at = 8;
-    while at < bytes.len() {
-        let (g, used) = Game::read(&bytes[at..]).expect("record");
-        out.push(g);
-        at += used;
-    }
-    out
+    parse_games(&bytes).expect("records")
 }
 
 #[test]

@@ -152,15 +152,35 @@ pub fn read_file(path: &str) -> Result<Vec<Game>, String> {
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_end(&mut data))
         .map_err(|e| format!("{path}: {e}"))?;
+    parse_games(&data).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The games of a data file's bytes (header included).
+///
+/// # Errors
+/// A message when the header is wrong or a record is malformed.
+pub fn parse_games(data: &[u8]) -> Result<Vec<Game>, String> {
     if data.len() < 8 || &data[..8] != MAGIC {
-        return Err(format!("{path}: not a Sente data file"));
+        return Err("not a Sente data file".into());
     }
     let mut games = Vec::new();
     let mut at = 8;
     while at < data.len() {
-        let (g, used) = Game::read(&data[at..]).map_err(|e| format!("{path}: {e}"))?;
+        let (g, used) = Game::read(&data[at..])?;
         games.push(g);
         at += used;
+    }
+    Ok(games)
+}
+
+/// The games of every file of a comma-separated list, in order.
+///
+/// # Errors
+/// The first file that cannot be read, with its name.
+pub fn read_files(list: &str) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    for f in list.split(',').filter(|f| !f.is_empty()) {
+        games.extend(read_file(f)?);
     }
     Ok(games)
 }

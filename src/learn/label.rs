@@ -18,7 +18,7 @@
 //! next command before it leaves its thinking state): after each move the labeller sends
 //! `ABOUT` until it is answered, and only then the next position.
 
-use super::datagen::{read_file, Game, MAGIC};
+use super::datagen::{read_files, Game, MAGIC};
 use crate::arbiter::engine_proc::{split_command, EngineProcess, ReadError};
 use crate::types::Rule;
 use std::time::{Duration, Instant};
@@ -297,16 +297,13 @@ pub fn cli(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut games = Vec::new();
-    for f in data.split(',') {
-        match read_file(f) {
-            Ok(g) => games.extend(g),
-            Err(e) => {
-                eprintln!("label: {f}: {e}");
-                return 1;
-            }
+    let mut games = match read_files(&data) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("label: {e}");
+            return 1;
         }
-    }
+    };
     games.truncate(max_games);
     let labelled = match label_games(&games, &argv, depth, turn_ms, threads, &|l| {
         eprintln!("{l}")

@@ -6,7 +6,7 @@
 //! start; every 10th game is held back and the network with the best validation loss
 //! is written.
 
-use super::datagen::{read_file, Game};
+use super::datagen::{read_files, Game};
 use crate::board::Board;
 use crate::eval::features::{combo_counts, threat_mask, COMBOS};
 use crate::eval::mlp::{INPUTS, MAX_HIDDEN};
@@ -260,16 +260,13 @@ pub fn cli(args: &[String]) -> i32 {
         eprintln!("train-mlp: --data FILE and --out FILE are required");
         return 2;
     };
-    let mut games = Vec::new();
-    for f in data.split(',') {
-        match read_file(f) {
-            Ok(g) => games.extend(g),
-            Err(e) => {
-                eprintln!("train-mlp: {f}: {e}");
-                return 1;
-            }
+    let games = match read_files(&data) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("train-mlp: {e}");
+            return 1;
         }
-    }
+    };
     let Some((bytes, loss)) = fit(&games, rule, hidden, epochs, seed, &mut |l| {
         eprintln!("{l}")
     }) else {
@@ -287,7 +284,7 @@ pub fn cli(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::datagen::{run, DatagenConfig};
+    use crate::learn::datagen::{parse_games, run, DatagenConfig};
     use crate::search::params::SearchParams;
 
     #[test]
@@ -304,13 +301,7 @@ mod tests {
         };
         let mut bytes = Vec::new();
         run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");
-        let mut games = Vec::new();
-        let mut at = 8;
-        while at < bytes.len() {
-            let (g, used) = Game::read(&bytes[at..]).expect("record");
-            games.push(g);
-            at += used;
-        }
+        let games = parse_games(&bytes).expect("records");
         let mut losses = Vec::new();
         let (net, best) = fit(&games, Rule::Freestyle, 4, 6, 3, &mut |l| {
             if let Some(v) = l.split("validation loss ").nth(1) {

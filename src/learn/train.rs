@@ -617,7 +617,7 @@ pub fn cli(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::datagen::{run, DatagenConfig};
+    use crate::learn::datagen::{parse_games, run, DatagenConfig};
     use crate::search::params::SearchParams;
 
     #[test]
@@ -634,13 +634,7 @@ mod tests {
         };
         let mut bytes = Vec::new();
         run(&cfg, &mut bytes, &mut |_| {}).unwrap();
-        let mut games = Vec::new();
-        let mut at = 8;
-        while at < bytes.len() {
-            let (g, used) = Game::read(&bytes[at..]).unwrap();
-            games.push(g);
-            at += used;
-        }
+        let games = parse_games(&bytes).expect("records");
         let (mut train, mut val) = (Samples::default(), Samples::default());
         for (n, g) in games.iter().enumerate() {
             if n % 4 == 0 {
