@@ -1,10 +1,10 @@
 //! The incremental board state (line keys, patterns, classes, counts, cell value sums,
-//! candidates, Zobrist key) must equal a from-scratch rebuild after every move and
+//! cell vector sums, candidates, Zobrist key) must equal a from-scratch rebuild after every move and
 //! every undo.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sente::board::{Board, CellValues, CELL_VALUE_FIELDS};
+use sente::board::{Board, CellValues, CellVectors, CELL_VALUE_FIELDS};
 use sente::types::{Pos, Rule};
 use std::sync::OnceLock;
 
@@ -22,6 +22,31 @@ fn random_values() -> &'static CellValues {
             }
         }
         Box::leak(v)
+    })
+}
+
+/// Random cell vectors: 7 numbers per row, 40 rows (row 0 zero), each colour's fields
+/// mapped to rows at random (field 0 to row 0).
+fn random_vectors() -> &'static CellVectors {
+    static V: OnceLock<&'static CellVectors> = OnceLock::new();
+    V.get_or_init(|| {
+        let mut rng = StdRng::seed_from_u64(0xEC7);
+        let (width, rows) = (7, 40);
+        let mut r: Vec<i16> = (0..width * rows)
+            .map(|_| rng.gen_range(i16::MIN..=i16::MAX))
+            .collect();
+        r[..width].fill(0);
+        let map = |rng: &mut StdRng| {
+            let mut m: Vec<u16> = (0..CELL_VALUE_FIELDS)
+                .map(|_| rng.gen_range(0..rows as u16))
+                .collect();
+            m[0] = 0;
+            m
+        };
+        let maps = [map(&mut rng), map(&mut rng)];
+        Box::leak(Box::new(
+            CellVectors::new(width, maps, r).expect("valid table"),
+        ))
     })
 }
 
@@ -50,9 +75,20 @@ fn random_game(
         1 => Some(rng.gen_range(1..=max_moves.max(1))),
         _ => None,
     };
+    // Cell vectors likewise, independently.
+    let vectors_at = match rng.gen_range(0..3) {
+        0 => Some(0),
+        1 => Some(rng.gen_range(1..=max_moves.max(1))),
+        _ => None,
+    };
     while played < max_moves && board.empty_count() > 0 {
         if values_at == Some(played) {
             board.set_cell_values(random_values());
+            board.assert_consistent();
+        }
+        if vectors_at == Some(played) {
+            board.set_cell_vectors(Some(random_vectors()));
+            assert!(board.vector_sum(sente::types::Color::Black).is_some());
             board.assert_consistent();
         }
         board.candidates(&mut cands);

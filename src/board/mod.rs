@@ -14,6 +14,10 @@ use crate::types::{Cell, Color, Dir, Pos, Rule, MAX_SIZE, MIN_SIZE, NUM_CELLS, P
 use std::fmt;
 
 mod renju;
+mod vectors;
+
+use vectors::VectorStack;
+pub use vectors::{CellVectors, MAX_WIDTH as MAX_VECTOR_WIDTH};
 
 /// Most moves a game can hold (every square of the largest board).
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
@@ -694,6 +698,13 @@ fn window(s: &mut [Slot; SLOTS], i: usize) -> &mut [Slot; WINDOW] {
         .expect("window size")
 }
 
+/// [`window`] for reading.
+#[inline(always)]
+fn window_ref(s: &[Slot; SLOTS], i: usize) -> &[Slot; WINDOW] {
+    let start = i.wrapping_sub(REACH) & (NUM_CELLS - 1);
+    (&s[start..start + WINDOW]).try_into().expect("window size")
+}
+
 /// The parts of the board one stone's pattern update writes, borrowed apart so that the
 /// compiler keeps the pointers in registers (through `&mut self` it reloaded them after
 /// every store).
@@ -848,6 +859,8 @@ pub struct Board {
     tables: &'static RuleTables,
     /// The cell values whose sums the board keeps ([`Board::set_cell_values`]).
     values: &'static CellValues,
+    /// The vector sums the board keeps, if any ([`Board::set_cell_vectors`]).
+    vectors: Option<Box<VectorStack>>,
     /// Whether patterns depend on cells 5 steps away (every rule but freestyle); if not,
     /// moves leave the codes of the cells 5 steps away alone.
     far: bool,
@@ -889,6 +902,7 @@ impl Board {
             rule,
             tables: RuleTables::get(rule),
             values: &ZERO_VALUES,
+            vectors: None,
             far: rule != Rule::Freestyle,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
@@ -939,6 +953,7 @@ impl Board {
             b.make(p);
         }
         b.set_cell_values(self.values);
+        b.set_cell_vectors(self.vectors.as_ref().map(|v| v.table));
         b.outcome = self.outcome;
         b
     }
@@ -1152,6 +1167,46 @@ impl Board {
         }
     }
 
+    /// True when the board keeps the vector sums of `table`.
+    #[must_use]
+    pub fn has_cell_vectors(&self, table: &CellVectors) -> bool {
+        self.vectors
+            .as_ref()
+            .is_some_and(|v| std::ptr::eq(v.table, table))
+    }
+
+    /// Colour `c`'s sum of its cells' rows of the table set by
+    /// [`Board::set_cell_vectors`] (`None` while none is set).
+    #[inline]
+    #[must_use]
+    pub fn vector_sum(&self, c: Color) -> Option<&[i16]> {
+        Some(self.vectors.as_ref()?.sum(self.frames_len, c.idx()))
+    }
+
+    /// Keep the vector sums of `table` from now on (or none), recomputed like
+    /// [`Board::set_cell_values`]. The sums cost every move a pass over the cells it
+    /// changes, so set them only for an evaluation that reads them.
+    pub fn set_cell_vectors(&mut self, table: Option<&'static CellVectors>) {
+        let same = match (&self.vectors, table) {
+            (None, None) => true,
+            (Some(v), Some(t)) => std::ptr::eq(v.table, t),
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        debug_assert_eq!(self.frames_len, self.len, "no look-ahead stones");
+        let moves: Vec<Pos> = self.history().to_vec();
+        for _ in 0..moves.len() {
+            self.unmake();
+        }
+        self.vectors = table.map(|t| Box::new(VectorStack::new(t, self.frames.len())));
+        self.rebuild();
+        for m in moves {
+            self.make(m);
+        }
+    }
+
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
     #[inline]
     #[must_use]
@@ -1350,6 +1405,10 @@ impl Board {
         Lanes::add_diff(plus[0], minus[0], &frame.counts[0], &mut next.counts[0]);
         Lanes::add_diff(plus[1], minus[1], &frame.counts[1], &mut next.counts[1]);
         next.vsum = [frame.vsum[0] + vdelta[0], frame.vsum[1] + vdelta[1]];
+        if let Some(v) = self.vectors.as_deref_mut() {
+            let f = self.frames_len - 1;
+            v.update(f, FAR, &self.frames[f].saved, window_ref(&self.s, p.idx()));
+        }
     }
 
     /// Take away the stone of the last frame (at `p`) and restore everything it changed.
@@ -1528,6 +1587,9 @@ impl Board {
         }
         self.frames[self.frames_len].counts = counts;
         self.frames[self.frames_len].vsum = vsum;
+        if let Some(v) = self.vectors.as_deref_mut() {
+            v.rebuild(self.frames_len, self.s.iter().map(|s| s.st));
+        }
         // The stencil offsets one by one (the reference for the row masks of `add_near`).
         for j in 0..self.len {
             let base = self.history[j].idx() as i32;
@@ -1564,6 +1626,10 @@ impl Board {
             rule: self.rule,
             tables: self.tables,
             values: self.values,
+            vectors: self
+                .vectors
+                .as_ref()
+                .map(|v| Box::new(VectorStack::new(v.table, 1))),
             far: self.far,
             s: wall_slots(),
             reach: Box::new([0; NUM_CELLS]),
@@ -1632,6 +1698,11 @@ impl Board {
                     "near count of {:?}",
                     Pos(i as u16)
                 );
+            }
+        }
+        if let (Some(v), Some(f)) = (&self.vectors, &fresh.vectors) {
+            for c in 0..2 {
+                assert_eq!(v.sum(self.frames_len, c), f.sum(0, c), "vector sums {c}");
             }
         }
         for l in 0..NUM_LINES {

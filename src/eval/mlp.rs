@@ -7,12 +7,16 @@
 //! hidden size `h`, then `f32`s: the input weights (inputs × `h`, input-major), the `h`
 //! hidden biases, the `h` output weights and the output bias.
 //!
-//! The hidden sums are computed from scratch at each evaluation (every empty cell's two
-//! combinations): simple and slower than the tables; an incremental accumulator is the
-//! next step if it plays better.
+//! The cells' part of the hidden sums is kept by the board as it moves
+//! ([`Board::set_cell_vectors`], prepared by [`crate::eval::prepare`]): per colour the
+//! sum, over its empty cells, of the input rows of the cell's combination as the side
+//! to move's and as the opponent's, in fixed point ([`QUANT`] per unit) so that the
+//! sums are exact. An evaluation then adds the bias and the threat mask's row, clips
+//! and takes the output: a few hundred operations. A board without those sums is
+//! evaluated from scratch with the same integer rows (the same value).
 
 use super::features::{combo_of_index, threat_mask, COMBOS, THREATS};
-use crate::board::Board;
+use crate::board::{Board, CellVectors};
 use crate::types::{Value, VALUE_MATE_IN_MAX};
 
 /// Inputs: own combinations, opponent combinations, threat masks.
@@ -22,6 +26,12 @@ pub const MAX_HIDDEN: usize = 64;
 /// Evaluation units per logit: the hand-set evaluation predicts game results best at
 /// sigmoid(value / 155) (benches/RESULTS.md), so a logit maps to about that many units.
 pub const LOGIT_SCALE: f32 = 155.0;
+/// Fixed-point units per unit of a cell input row (the rows, scaled by the inputs'
+/// 1/4, are rounded to integers of this many units; the board's 16-bit sums then hold
+/// hidden inputs within ±32, where the networks trained so far stay within ±12).
+pub const QUANT: f32 = 1024.0;
+/// Largest input weight accepted (a row entry must fit in `i16`).
+const MAX_WEIGHT: f32 = 64.0;
 
 /// A loaded network.
 #[derive(Debug)]
@@ -33,6 +43,9 @@ pub struct Mlp {
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: f32,
+    /// The cell input rows in fixed point, per combination: own part (`h`), then
+    /// opponent part (`h`); the board keeps their sums.
+    vectors: CellVectors,
 }
 
 impl Mlp {
@@ -61,8 +74,23 @@ impl Mlp {
             return Err("a weight is not a finite number".into());
         }
         let (w1, rest) = f.split_at(INPUTS * h);
+        if w1[..2 * COMBOS * h].iter().any(|x| x.abs() > MAX_WEIGHT) {
+            return Err(format!("an input weight is beyond ±{MAX_WEIGHT}"));
+        }
         let (b1, rest) = rest.split_at(h);
         let (w2, b2) = rest.split_at(h);
+        // Row k: combination k's own weights, then its opponent weights; row 0 (the
+        // empty combination, and every stone) zero, as the inputs leave it out.
+        let mut rows = vec![0i16; COMBOS * 2 * h];
+        for k in 1..COMBOS {
+            for i in 0..h {
+                let q = |w: f32| (w * 0.25 * QUANT).round() as i16;
+                rows[k * 2 * h + i] = q(w1[k * h + i]);
+                rows[k * 2 * h + h + i] = q(w1[(COMBOS + k) * h + i]);
+            }
+        }
+        let map = combo_of_index().to_vec();
+        let vectors = CellVectors::new(2 * h, [map.clone(), map], rows)?;
         Ok(Mlp {
             source: source.to_string(),
             h,
@@ -70,7 +98,14 @@ impl Mlp {
             b1: b1.to_vec(),
             w2: w2.to_vec(),
             b2: b2[0],
+            vectors,
         })
+    }
+
+    /// The cell rows a board must keep the sums of for the fast evaluation.
+    #[must_use]
+    pub fn cell_vectors(&self) -> &CellVectors {
+        &self.vectors
     }
 
     /// Load `path` once for the process's lifetime (parameters hold `&'static`).
@@ -83,37 +118,37 @@ impl Mlp {
         Ok(Box::leak(Box::new(m)))
     }
 
-    fn add_row(&self, acc: &mut [f32; MAX_HIDDEN], input: usize, c: f32) {
-        let row = &self.w1[input * self.h..(input + 1) * self.h];
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a += c * w;
-        }
-    }
-
     /// The value of `board` for the side to move.
     #[must_use]
     pub fn evaluate(&self, board: &Board) -> Value {
         let me = board.side_to_move();
-        let t = combo_of_index();
-        let mut acc = [0f32; MAX_HIDDEN];
-        acc[..self.h].copy_from_slice(&self.b1);
-        for p in board.all_squares() {
-            if !board.is_empty(p) {
-                continue;
+        let h = self.h;
+        let mut own = [0i16; MAX_HIDDEN];
+        let mut opp = [0i16; MAX_HIDDEN];
+        match (board.vector_sum(me), board.vector_sum(me.opp())) {
+            (Some(m), Some(o)) if board.has_cell_vectors(&self.vectors) => {
+                own[..h].copy_from_slice(&m[..h]);
+                opp[..h].copy_from_slice(&o[h..]);
             }
-            let a = usize::from(t[board.value_index(p, me)]);
-            if a > 0 {
-                self.add_row(&mut acc, a, 0.25);
-            }
-            let o = usize::from(t[board.value_index(p, me.opp())]);
-            if o > 0 {
-                self.add_row(&mut acc, COMBOS + o, 0.25);
+            _ => {
+                let t = combo_of_index();
+                for p in board.all_squares().filter(|&p| board.is_empty(p)) {
+                    let a = usize::from(t[board.value_index(p, me)]);
+                    let o = usize::from(t[board.value_index(p, me.opp())]);
+                    let (ra, ro) = (self.vectors.row(a), self.vectors.row(o));
+                    for i in 0..h {
+                        own[i] = own[i].wrapping_add(ra[i]);
+                        opp[i] = opp[i].wrapping_add(ro[h + i]);
+                    }
+                }
             }
         }
-        self.add_row(&mut acc, 2 * COMBOS + threat_mask(board, me), 1.0);
+        let threat = 2 * COMBOS + threat_mask(board, me);
+        let row = &self.w1[threat * h..(threat + 1) * h];
         let mut out = self.b2;
-        for (a, w) in acc[..self.h].iter().zip(&self.w2) {
-            out += w * a.clamp(0.0, 1.0);
+        for i in 0..h {
+            let a = self.b1[i] + (f32::from(own[i]) + f32::from(opp[i])) / QUANT + row[i];
+            out += self.w2[i] * a.clamp(0.0, 1.0);
         }
         let limit = (VALUE_MATE_IN_MAX - 1) as f32;
         (out * LOGIT_SCALE).clamp(-limit, limit) as Value
@@ -131,6 +166,52 @@ mod tests {
             v.extend_from_slice(&fill.to_le_bytes());
         }
         v
+    }
+
+    /// A network of hidden size `h` with pseudo-random weights in ±`scale`.
+    fn random_bytes(h: u32, scale: f32, seed: u64) -> Vec<u8> {
+        let n = INPUTS * h as usize + 2 * h as usize + 1;
+        let mut x = seed;
+        let mut v = h.to_le_bytes().to_vec();
+        for _ in 0..n {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = (x >> 40) as f32 / (1u64 << 24) as f32;
+            v.extend_from_slice(&((2.0 * u - 1.0) * scale).to_le_bytes());
+        }
+        v
+    }
+
+    #[test]
+    fn the_kept_sums_give_the_same_value_as_a_pass_over_the_cells() {
+        use crate::types::{Pos, Rule};
+        let m: &'static Mlp = Box::leak(Box::new(
+            Mlp::parse(&random_bytes(16, 0.5, 7), "x").expect("parse"),
+        ));
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut kept = Board::new(15, 15, rule).expect("board");
+            kept.set_cell_vectors(Some(m.cell_vectors()));
+            let mut plain = Board::new(15, 15, rule).expect("board");
+            let mut x = 12345u64;
+            let mut differ = 0;
+            for _ in 0..60 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let p = Pos::new(3 + (x >> 33) as usize % 9, 3 + (x >> 45) as usize % 9);
+                if !plain.is_empty(p) {
+                    continue;
+                }
+                let before = m.evaluate(&plain);
+                kept.make(p);
+                plain.make(p);
+                assert!(kept.has_cell_vectors(m.cell_vectors()));
+                assert!(!plain.has_cell_vectors(m.cell_vectors()));
+                assert_eq!(m.evaluate(&kept), m.evaluate(&plain), "{rule:?}\n{plain}");
+                differ += usize::from(m.evaluate(&plain) != before);
+            }
+            // The values are not all the same (the sums are read at all).
+            assert!(differ > 20, "{rule:?}: only {differ} changes");
+        }
     }
 
     #[test]

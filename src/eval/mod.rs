@@ -60,12 +60,13 @@ pub fn learned(board: &Board, w: &weights::Weights) -> Value {
     ) as Value
 }
 
-/// Make `board` keep the cell value sums the evaluation `p` reads (a no-op for the
-/// hand-set evaluation or when they are kept already).
+/// Make `board` keep the cell value sums or vector sums the evaluation `p` reads, and
+/// no vector sums when it reads none (a no-op when the board keeps what it needs).
 pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
+    board.set_cell_vectors(p.mlp.as_ref().map(|m| m.0.cell_vectors()));
 }
 
 /// The hand-set evaluation ([`classic`]) as learned-evaluation weights: each
