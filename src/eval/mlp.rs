@@ -195,19 +195,29 @@ mod tests {
             let mut plain = Board::new(15, 15, rule).expect("board");
             let mut x = 12345u64;
             let mut differ = 0;
-            for _ in 0..60 {
+            let mut last = m.evaluate(&plain);
+            for _ in 0..400 {
                 x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-                let p = Pos::new(3 + (x >> 33) as usize % 9, 3 + (x >> 45) as usize % 9);
-                if !plain.is_empty(p) {
-                    continue;
+                // Mostly moves, some takebacks; the values are compared now and then.
+                if (x >> 20).is_multiple_of(5) && plain.move_count() > 0 {
+                    kept.unmake();
+                    plain.unmake();
+                } else {
+                    let p = Pos::new(3 + (x >> 33) as usize % 9, 3 + (x >> 45) as usize % 9);
+                    if !plain.is_empty(p) || plain.move_count() > 50 {
+                        continue;
+                    }
+                    kept.make(p);
+                    plain.make(p);
                 }
-                let before = m.evaluate(&plain);
-                kept.make(p);
-                plain.make(p);
-                assert!(kept.has_cell_vectors(m.cell_vectors()));
-                assert!(!plain.has_cell_vectors(m.cell_vectors()));
-                assert_eq!(m.evaluate(&kept), m.evaluate(&plain), "{rule:?}\n{plain}");
-                differ += usize::from(m.evaluate(&plain) != before);
+                if (x >> 25).is_multiple_of(3) {
+                    assert!(kept.has_cell_vectors(m.cell_vectors()));
+                    assert!(!plain.has_cell_vectors(m.cell_vectors()));
+                    let v = m.evaluate(&plain);
+                    assert_eq!(m.evaluate(&kept), v, "{rule:?}\n{plain}");
+                    differ += usize::from(v != last);
+                    last = v;
+                }
             }
             // The values are not all the same (the sums are read at all).
             assert!(differ > 20, "{rule:?}: only {differ} changes");
