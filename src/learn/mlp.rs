@@ -123,45 +123,104 @@ fn cross_entropy(p: f32, t: f32) -> f32 {
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
-/// Fit a network with `h` hidden units for `epochs` passes; `report` gets a line per
-/// epoch. Returns the file bytes of the best network on the validation part and its
-/// loss, or `None` without usable data.
-#[must_use]
-pub fn fit(
+/// How to fit ([`fit`]).
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Hidden units.
+    pub hidden: usize,
+    /// Passes over the training part.
+    pub epochs: usize,
+    /// Seed of the random start and the shuffles.
+    pub seed: u64,
+    /// Adam's step size at the first epoch; it falls linearly to a tenth at the last.
+    pub lr: f32,
+    /// The value scale of the targets; `None`: fitted to the game results.
+    pub kv: Option<f32>,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            hidden: 32,
+            epochs: 12,
+            seed: 1,
+            lr: 0.002,
+            kv: None,
+        }
+    }
+}
+
+/// The training and validation parts of `games` with their targets (sigmoid of the
+/// value over `K_v`), and `K_v`; `None` without usable data.
+fn prepared(
     games: &[Game],
     rule: Rule,
-    h: usize,
-    epochs: usize,
-    seed: u64,
+    kv: Option<f32>,
     report: &mut dyn FnMut(&str),
-) -> Option<(Vec<u8>, f32)> {
+) -> Option<(Vec<Sample>, Vec<Sample>)> {
     let (mut train, mut val) = samples(games, rule);
     if train.is_empty() || val.is_empty() {
         return None;
     }
     // K_v: the scale at which the values predict the results best.
-    let mut kv = (200f32, f32::INFINITY);
+    let mut best = (200f32, f32::INFINITY);
     let mut k = 20f32;
-    while k <= 2000.0 {
+    while k <= 2000.0 && kv.is_none() {
         let l: f32 = train
             .iter()
             .map(|s| cross_entropy(sigmoid(s.target / k), s.result))
             .sum();
-        if l < kv.1 {
-            kv = (k, l);
+        if l < best.1 {
+            best = (k, l);
         }
         k *= 1.05;
     }
+    let kv = kv.unwrap_or(best.0);
     for s in train.iter_mut().chain(val.iter_mut()) {
-        s.target = sigmoid(s.target / kv.0);
+        s.target = sigmoid(s.target / kv);
     }
     report(&format!(
-        "  {} training and {} validation positions, K_v {:.0}",
+        "  {} training and {} validation positions, K_v {kv:.0}",
         train.len(),
         val.len(),
-        kv.0
     ));
-    let h = h.clamp(1, MAX_HIDDEN);
+    Some((train, val))
+}
+
+/// The validation loss of the network file `net` on `games` (targets as [`fit`]
+/// makes them), or `None` without usable data.
+///
+/// # Errors
+/// The network file does not parse.
+pub fn check(
+    games: &[Game],
+    rule: Rule,
+    net: &[u8],
+    kv: Option<f32>,
+    report: &mut dyn FnMut(&str),
+) -> Result<Option<f32>, String> {
+    crate::eval::mlp::Mlp::parse(net, "network")?;
+    let h = u32::from_le_bytes(net[..4].try_into().expect("parsed")) as usize;
+    let p = net[4..]
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect();
+    let net = Net { h, p };
+    Ok(prepared(games, rule, kv, report).map(|(_, val)| net.loss(&val)))
+}
+
+/// Fit a network as `cfg` says; `report` gets a line per epoch. Returns the file bytes
+/// of the best network on the validation part and its loss, or `None` without usable
+/// data.
+#[must_use]
+pub fn fit(
+    games: &[Game],
+    rule: Rule,
+    cfg: &FitConfig,
+    report: &mut dyn FnMut(&str),
+) -> Option<(Vec<u8>, f32)> {
+    let (train, val) = prepared(games, rule, cfg.kv, report)?;
+    let (h, epochs, seed) = (cfg.hidden.clamp(1, MAX_HIDDEN), cfg.epochs, cfg.seed);
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let n = INPUTS * h + 2 * h + 1;
     let mut net = Net {
@@ -183,6 +242,7 @@ pub fn fit(
     let mut best: Option<(Vec<u8>, f32)> = None;
     let mut step = 0i32;
     for epoch in 1..=epochs {
+        let lr = cfg.lr * (1.0 - 0.9 * (epoch - 1) as f32 / (epochs.max(2) - 1) as f32);
         for i in (1..order.len()).rev() {
             order.swap(i, rng.gen_range(0..=i));
         }
@@ -215,7 +275,7 @@ pub fn fit(
                 v[k] = 0.999 * v[k] + 0.001 * gk * gk;
                 let mh = m[k] / (1.0 - 0.9f32.powi(step));
                 let vh = v[k] / (1.0 - 0.999f32.powi(step));
-                net.p[k] -= 0.002 * mh / (vh.sqrt() + 1e-8);
+                net.p[k] -= lr * mh / (vh.sqrt() + 1e-8);
             }
         }
         let (tl, vl) = (net.loss(&train), net.loss(&val));
@@ -229,11 +289,12 @@ pub fn fit(
     best
 }
 
-/// `train-mlp --data FILE[,FILE…] --out FILE [--rule R] [--hidden H] [--epochs N]
-/// [--seed S]`. Returns the exit code.
+/// `train-mlp --data FILE[,FILE…] (--out FILE | --check NET) [--rule R] [--hidden H]
+/// [--epochs N] [--seed S] [--lr X] [--kv K]`. Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut data, mut out, mut rule) = (None, None, Rule::Freestyle);
-    let (mut hidden, mut epochs, mut seed) = (32usize, 12usize, 1u64);
+    let mut cfg = FitConfig::default();
+    let mut check_net = None;
     for pair in args.chunks(2) {
         let v = pair.get(1).cloned().unwrap_or_default();
         let ok = match pair[0].as_str() {
@@ -246,9 +307,15 @@ pub fn cli(args: &[String]) -> i32 {
                 true
             }
             "--rule" => Rule::parse(&v).map(|r| rule = r).is_some(),
-            "--hidden" => v.parse().map(|n| hidden = n).is_ok(),
-            "--epochs" => v.parse().map(|n| epochs = n).is_ok(),
-            "--seed" => v.parse().map(|n| seed = n).is_ok(),
+            "--hidden" => v.parse().map(|n| cfg.hidden = n).is_ok(),
+            "--epochs" => v.parse().map(|n| cfg.epochs = n).is_ok(),
+            "--seed" => v.parse().map(|n| cfg.seed = n).is_ok(),
+            "--lr" => v.parse().map(|x| cfg.lr = x).is_ok(),
+            "--kv" => v.parse().map(|x| cfg.kv = Some(x)).is_ok(),
+            "--check" => {
+                check_net = Some(v);
+                true
+            }
             _ => false,
         };
         if !ok {
@@ -256,8 +323,8 @@ pub fn cli(args: &[String]) -> i32 {
             return 2;
         }
     }
-    let (Some(data), Some(out)) = (data, out) else {
-        eprintln!("train-mlp: --data FILE and --out FILE are required");
+    let Some(data) = data else {
+        eprintln!("train-mlp: --data FILE is required");
         return 2;
     };
     let games = match read_files(&data) {
@@ -267,9 +334,30 @@ pub fn cli(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let Some((bytes, loss)) = fit(&games, rule, hidden, epochs, seed, &mut |l| {
-        eprintln!("{l}")
-    }) else {
+    if let Some(net) = check_net {
+        let checked = std::fs::read(&net)
+            .map_err(|e| e.to_string())
+            .and_then(|b| check(&games, rule, &b, cfg.kv, &mut |l| eprintln!("{l}")));
+        return match checked {
+            Ok(Some(loss)) => {
+                println!("{net}: validation loss {loss:.5}");
+                0
+            }
+            Ok(None) => {
+                eprintln!("train-mlp: no labelled {} positions in {data}", rule.name());
+                1
+            }
+            Err(e) => {
+                eprintln!("train-mlp: {net}: {e}");
+                1
+            }
+        };
+    }
+    let Some(out) = out else {
+        eprintln!("train-mlp: --out FILE (or --check NET) is required");
+        return 2;
+    };
+    let Some((bytes, loss)) = fit(&games, rule, &cfg, &mut |l| eprintln!("{l}")) else {
         eprintln!("train-mlp: no labelled {} positions in {data}", rule.name());
         return 1;
     };
@@ -303,7 +391,13 @@ mod tests {
         run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");
         let games = parse_games(&bytes).expect("records");
         let mut losses = Vec::new();
-        let (net, best) = fit(&games, Rule::Freestyle, 4, 6, 3, &mut |l| {
+        let fc = FitConfig {
+            hidden: 4,
+            epochs: 6,
+            seed: 3,
+            ..FitConfig::default()
+        };
+        let (net, best) = fit(&games, Rule::Freestyle, &fc, &mut |l| {
             if let Some(v) = l.split("validation loss ").nth(1) {
                 losses.push(v.trim().parse::<f32>().expect("loss"));
             }
@@ -314,5 +408,11 @@ mod tests {
         assert!(best < losses[0], "no better than the start: {losses:?}");
         let m = crate::eval::mlp::Mlp::parse(&net, "test").expect("loadable");
         assert_eq!(m.source, "test");
+        // Checking the written network on the same data gives the loss it was kept for.
+        let checked = check(&games, Rule::Freestyle, &net, None, &mut |_| {})
+            .expect("parses")
+            .expect("data");
+        assert!((checked - best).abs() < 1e-4, "{checked} vs {best}");
+        assert!(check(&games, Rule::Freestyle, &net[..10], None, &mut |_| {}).is_err());
     }
 }
