@@ -17,7 +17,11 @@
 
 use super::features::{combo_of_index, threat_mask, COMBOS, THREATS};
 use crate::board::{Board, CellVectors};
-use crate::types::{Value, VALUE_MATE_IN_MAX};
+use crate::types::{Rule, Value, VALUE_MATE_IN_MAX};
+use std::sync::OnceLock;
+
+/// The shipped network (freestyle): see docs/learned-evaluation.md for how it was made.
+static BUILTIN: &[u8] = include_bytes!("mlp_freestyle.bin");
 
 /// Inputs: own combinations, opponent combinations, threat masks.
 pub const INPUTS: usize = 2 * COMBOS + THREATS;
@@ -38,6 +42,8 @@ const MAX_WEIGHT: f32 = 64.0;
 pub struct Mlp {
     /// Where it was loaded from.
     pub source: String,
+    /// The rule it evaluates (`None`: every rule, as for a file given by the user).
+    rule: Option<Rule>,
     h: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -93,6 +99,7 @@ impl Mlp {
         let vectors = CellVectors::new(2 * h, [map.clone(), map], rows)?;
         Ok(Mlp {
             source: source.to_string(),
+            rule: None,
             h,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
@@ -100,6 +107,25 @@ impl Mlp {
             b2: b2[0],
             vectors,
         })
+    }
+
+    /// The shipped network, which evaluates freestyle positions only.
+    ///
+    /// # Panics
+    /// If the shipped file does not parse (a test checks that it does).
+    pub fn builtin() -> &'static Mlp {
+        static M: OnceLock<Mlp> = OnceLock::new();
+        M.get_or_init(|| {
+            let mut m = Mlp::parse(BUILTIN, "builtin").expect("the shipped network parses");
+            m.rule = Some(Rule::Freestyle);
+            m
+        })
+    }
+
+    /// Whether the network evaluates positions of `rule` (otherwise the tables do).
+    #[must_use]
+    pub fn applies(&self, rule: Rule) -> bool {
+        self.rule.is_none_or(|r| r == rule)
     }
 
     /// The cell rows a board must keep the sums of for the fast evaluation.
@@ -185,7 +211,7 @@ mod tests {
 
     #[test]
     fn the_kept_sums_give_the_same_value_as_a_pass_over_the_cells() {
-        use crate::types::{Pos, Rule};
+        use crate::types::Pos;
         let m: &'static Mlp = Box::leak(Box::new(
             Mlp::parse(&random_bytes(16, 0.5, 7), "x").expect("parse"),
         ));
@@ -222,6 +248,18 @@ mod tests {
             // The values are not all the same (the sums are read at all).
             assert!(differ > 20, "{rule:?}: only {differ} changes");
         }
+    }
+
+    #[test]
+    fn the_shipped_network_loads_and_evaluates_freestyle_only() {
+        let m = Mlp::builtin();
+        assert_eq!(m.source, "builtin");
+        assert!(m.applies(Rule::Freestyle));
+        assert!(!m.applies(Rule::Renju) && !m.applies(Rule::Standard));
+        // A file given by the user evaluates every rule.
+        assert!(Mlp::parse(BUILTIN, "x")
+            .expect("parse")
+            .applies(Rule::Renju));
     }
 
     #[test]

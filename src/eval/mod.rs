@@ -32,7 +32,7 @@ const F3X2: usize = Pattern4::Flex3x2 as usize;
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
-    if let Some(m) = p.mlp {
+    if let Some(m) = p.mlp.filter(|m| m.0.applies(board.rule())) {
         return m.0.evaluate(board);
     }
     match p.learned {
@@ -66,7 +66,8 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
-    board.set_cell_vectors(p.mlp.as_ref().map(|m| m.0.cell_vectors()));
+    let mlp = p.mlp.filter(|m| m.0.applies(board.rule()));
+    board.set_cell_vectors(mlp.map(|m| m.0.cell_vectors()));
 }
 
 /// The hand-set evaluation ([`classic`]) as learned-evaluation weights: each

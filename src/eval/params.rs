@@ -80,9 +80,10 @@ crate::tunable! {
             => "the learned evaluation with the weights of this file (a file that cannot be \
                 used is an error and changes nothing)";
         mlp: Option<MlpRef> = None,
-            "mlp" ("a file name, or `-` for none") with parse_mlp, show_mlp
-            => "experimental: evaluate with the small network of this file (see \
-                `src/eval/mlp.rs`) instead of the tables";
+            "mlp" ("`builtin`, a file name, or `-` for none") with parse_mlp, show_mlp
+            => "evaluate with a small network instead of the tables: `builtin` is the \
+                shipped one, for freestyle only (other rules keep the tables); a file \
+                (see `src/eval/mlp.rs`) evaluates every rule";
     }
 }
 
@@ -110,11 +111,13 @@ fn show_weights(w: &Option<WeightsRef>) -> String {
     w.map_or_else(|| "-".to_string(), |w| w.0.source.clone())
 }
 
+/// `mlp`: `-` none, `builtin` the shipped network (freestyle only), else a file.
 fn parse_mlp(v: &str) -> Result<Option<MlpRef>, String> {
-    if v == "-" {
-        return Ok(None);
+    match v {
+        "-" => Ok(None),
+        "builtin" => Ok(Some(MlpRef(Mlp::builtin()))),
+        _ => Ok(Some(MlpRef(Mlp::load_static(v)?))),
     }
-    Ok(Some(MlpRef(Mlp::load_static(v)?)))
 }
 
 fn show_mlp(m: &Option<MlpRef>) -> String {
