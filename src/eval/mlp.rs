@@ -270,6 +270,8 @@ mod tests {
         assert!(Mlp::parse(&short, "x").is_err());
         assert!(Mlp::parse(&bytes(0, 0.1), "x").is_err());
         assert!(Mlp::parse(&bytes(4, f32::NAN), "x").is_err());
+        // Cell weights beyond what the board's 16-bit rows hold.
+        assert!(Mlp::parse(&bytes(4, 100.0), "x").is_err());
     }
 
     #[test]
