@@ -42,8 +42,9 @@ const MAX_WEIGHT: f32 = 64.0;
 pub struct Mlp {
     /// Where it was loaded from.
     pub source: String,
-    /// The rule it evaluates (`None`: every rule, as for a file given by the user).
-    rule: Option<Rule>,
+    /// The rule and board size it evaluates (`None`: every rule and size, as for a file
+    /// given by the user).
+    only: Option<(Rule, usize)>,
     h: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -99,7 +100,7 @@ impl Mlp {
         let vectors = CellVectors::new(2 * h, [map.clone(), map], rows)?;
         Ok(Mlp {
             source: source.to_string(),
-            rule: None,
+            only: None,
             h,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
@@ -109,7 +110,8 @@ impl Mlp {
         })
     }
 
-    /// The shipped network, which evaluates freestyle positions only.
+    /// The shipped network, which evaluates freestyle 15 × 15 positions only (it lost
+    /// more against Rapfi on 20 × 20 than the tables: benches/RESULTS.md).
     ///
     /// # Panics
     /// If the shipped file does not parse (a test checks that it does).
@@ -117,15 +119,16 @@ impl Mlp {
         static M: OnceLock<Mlp> = OnceLock::new();
         M.get_or_init(|| {
             let mut m = Mlp::parse(BUILTIN, "builtin").expect("the shipped network parses");
-            m.rule = Some(Rule::Freestyle);
+            m.only = Some((Rule::Freestyle, 15));
             m
         })
     }
 
-    /// Whether the network evaluates positions of `rule` (otherwise the tables do).
+    /// Whether the network evaluates `board`'s positions (otherwise the tables do).
     #[must_use]
-    pub fn applies(&self, rule: Rule) -> bool {
-        self.rule.is_none_or(|r| r == rule)
+    pub fn applies(&self, board: &Board) -> bool {
+        self.only
+            .is_none_or(|(r, n)| r == board.rule() && board.width() == n && board.height() == n)
     }
 
     /// The cell rows a board must keep the sums of for the fast evaluation.
@@ -251,15 +254,17 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_network_loads_and_evaluates_freestyle_only() {
+    fn the_shipped_network_evaluates_freestyle_15_only() {
         let m = Mlp::builtin();
         assert_eq!(m.source, "builtin");
-        assert!(m.applies(Rule::Freestyle));
-        assert!(!m.applies(Rule::Renju) && !m.applies(Rule::Standard));
-        // A file given by the user evaluates every rule.
-        assert!(Mlp::parse(BUILTIN, "x")
-            .expect("parse")
-            .applies(Rule::Renju));
+        let board = |n, rule| Board::new(n, n, rule).expect("board");
+        assert!(m.applies(&board(15, Rule::Freestyle)));
+        assert!(!m.applies(&board(20, Rule::Freestyle)));
+        assert!(!m.applies(&board(15, Rule::Renju)));
+        assert!(!m.applies(&board(15, Rule::Standard)));
+        // A file given by the user evaluates every rule and size.
+        let file = Mlp::parse(BUILTIN, "x").expect("parse");
+        assert!(file.applies(&board(15, Rule::Renju)) && file.applies(&board(20, Rule::Freestyle)));
     }
 
     #[test]

@@ -32,7 +32,7 @@ const F3X2: usize = Pattern4::Flex3x2 as usize;
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
-    if let Some(m) = p.mlp.filter(|m| m.0.applies(board.rule())) {
+    if let Some(m) = p.mlp.filter(|m| m.0.applies(board)) {
         return m.0.evaluate(board);
     }
     match p.learned {
@@ -66,7 +66,7 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
-    let mlp = p.mlp.filter(|m| m.0.applies(board.rule()));
+    let mlp = p.mlp.filter(|m| m.0.applies(board));
     board.set_cell_vectors(mlp.map(|m| m.0.cell_vectors()));
 }
 

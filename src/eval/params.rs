@@ -82,8 +82,8 @@ crate::tunable! {
         mlp: Option<MlpRef> = None,
             "mlp" ("`builtin`, a file name, or `-` for none") with parse_mlp, show_mlp
             => "evaluate with a small network instead of the tables: `builtin` is the \
-                shipped one, for freestyle only (other rules keep the tables); a file \
-                (see `src/eval/mlp.rs`) evaluates every rule";
+                shipped one, for freestyle 15 × 15 only (other rules and sizes keep the \
+                tables); a file (see `src/eval/mlp.rs`) evaluates every rule and size";
     }
 }
 
@@ -111,7 +111,7 @@ fn show_weights(w: &Option<WeightsRef>) -> String {
     w.map_or_else(|| "-".to_string(), |w| w.0.source.clone())
 }
 
-/// `mlp`: `-` none, `builtin` the shipped network (freestyle only), else a file.
+/// `mlp`: `-` none, `builtin` the shipped network (freestyle 15 × 15), else a file.
 fn parse_mlp(v: &str) -> Result<Option<MlpRef>, String> {
     match v {
         "-" => Ok(None),
