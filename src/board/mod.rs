@@ -16,8 +16,8 @@ use std::fmt;
 mod renju;
 mod vectors;
 
+pub use vectors::CellVectors;
 use vectors::VectorStack;
-pub use vectors::{CellVectors, MAX_WIDTH as MAX_VECTOR_WIDTH};
 
 /// Most moves a game can hold (every square of the largest board).
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
