@@ -7,6 +7,7 @@
 //! is written.
 
 use super::datagen::{read_files, Game};
+use super::train::{cross_entropy, fit_scale, sigmoid};
 use crate::board::Board;
 use crate::eval::features::{combo_counts, threat_mask, COMBOS};
 use crate::eval::mlp::{INPUTS, MAX_HIDDEN};
@@ -114,15 +115,6 @@ impl Net {
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn cross_entropy(p: f32, t: f32) -> f32 {
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-}
-
 /// How to fit ([`fit`]).
 #[derive(Clone, Debug)]
 pub struct FitConfig {
@@ -163,19 +155,11 @@ fn prepared(
         return None;
     }
     // K_v: the scale at which the values predict the results best.
-    let mut best = (200f32, f32::INFINITY);
-    let mut k = 20f32;
-    while k <= 2000.0 && kv.is_none() {
-        let l: f32 = train
-            .iter()
-            .map(|s| cross_entropy(sigmoid(s.target / k), s.result))
-            .sum();
-        if l < best.1 {
-            best = (k, l);
-        }
-        k *= 1.05;
-    }
-    let kv = kv.unwrap_or(best.0);
+    let kv = kv.unwrap_or_else(|| {
+        let values: Vec<f32> = train.iter().map(|s| s.target).collect();
+        let results: Vec<f32> = train.iter().map(|s| s.result).collect();
+        fit_scale(&values, &results).0
+    });
     for s in train.iter_mut().chain(val.iter_mut()) {
         s.target = sigmoid(s.target / kv);
     }

@@ -157,18 +157,18 @@ impl Samples {
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of prediction `p` against target `t`.
-fn cross_entropy(p: f32, t: f32) -> f32 {
+pub(crate) fn cross_entropy(p: f32, t: f32) -> f32 {
     let p = p.clamp(1e-6, 1.0 - 1e-6);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
 /// The scale `k` (and the loss) for which sigmoid(`x` / k) predicts `t` best (a scan).
-fn fit_scale(x: &[f32], t: &[f32]) -> (f32, f32) {
+pub(crate) fn fit_scale(x: &[f32], t: &[f32]) -> (f32, f32) {
     let mut best = (200.0, f32::INFINITY);
     let mut k = 20.0f32;
     while k <= 2000.0 {
