@@ -8,29 +8,31 @@ use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
 use crate::types::Value;
 
-/// A set of learned evaluation weights, compared by identity.
-#[derive(Clone, Copy, Debug)]
-pub struct WeightsRef(pub &'static Weights);
+/// A loaded table kept for the process's lifetime, compared by identity (which file it
+/// came from), not by content.
+#[derive(Debug)]
+pub struct Shared<T: 'static>(pub &'static T);
 
-impl PartialEq for WeightsRef {
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Shared<T> {}
+
+impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.0, other.0)
     }
 }
 
-impl Eq for WeightsRef {}
+impl<T> Eq for Shared<T> {}
 
-/// A loaded experimental network ([`Mlp`]), compared by identity.
-#[derive(Clone, Copy, Debug)]
-pub struct MlpRef(pub &'static Mlp);
-
-impl PartialEq for MlpRef {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for MlpRef {}
+/// A set of learned evaluation weights.
+pub type WeightsRef = Shared<Weights>;
+/// A loaded network ([`Mlp`]).
+pub type MlpRef = Shared<Mlp>;
 
 crate::tunable! {
     // Weights of the static evaluation, kept apart from the search knobs so a tuner can
@@ -90,7 +92,7 @@ crate::tunable! {
 /// `eval`: `learned` (the built-in weights) or `classic`.
 fn parse_eval(v: &str) -> Result<Option<WeightsRef>, String> {
     match v {
-        "learned" => Ok(Some(WeightsRef(Weights::builtin()))),
+        "learned" => Ok(Some(Shared(Weights::builtin()))),
         "classic" => Ok(None),
         _ => Err(format!("bad eval {v:?} (learned|classic)")),
     }
@@ -103,7 +105,7 @@ fn show_eval(w: &Option<WeightsRef>) -> String {
 /// `weights`: a weight file, loaded once and kept for the process.
 fn parse_weights(v: &str) -> Result<Option<WeightsRef>, String> {
     let w = Weights::load_static(v).map_err(|(_, e)| e)?;
-    Ok(Some(WeightsRef(w)))
+    Ok(Some(Shared(w)))
 }
 
 /// Where the weights in use came from (`built-in` or a path), `-` for none.
@@ -115,8 +117,8 @@ fn show_weights(w: &Option<WeightsRef>) -> String {
 fn parse_mlp(v: &str) -> Result<Option<MlpRef>, String> {
     match v {
         "-" => Ok(None),
-        "builtin" => Ok(Some(MlpRef(Mlp::builtin()))),
-        _ => Ok(Some(MlpRef(Mlp::load_static(v)?))),
+        "builtin" => Ok(Some(Shared(Mlp::builtin()))),
+        _ => Ok(Some(Shared(Mlp::load_static(v)?))),
     }
 }
 
