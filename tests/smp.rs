@@ -144,12 +144,26 @@ fn a_multi_threaded_search_finds_the_forced_win_one_thread_finds() {
             "{threads} threads: no win ({r:?})"
         );
         assert_legal(&mut b, &r, &format!("{threads} threads"));
-        // The move wins: the opponent, to move after it, is lost.
+        // The move wins: the opponent, to move after it, is lost. A four leaves the
+        // opponent one block, which the search plays at once without a value (no
+        // nodes); then the winner, to move after the block, must still win.
         b.make(r.best);
         let reply = search(&mut b, 1, &params, &depth_limits(9));
+        let forced = reply.nodes == 0 && !is_mate(reply.value);
+        if forced {
+            b.make(reply.best);
+            let again = search(&mut b, 1, &params, &depth_limits(9));
+            b.unmake();
+            assert!(
+                is_mate(again.value) && again.value > 0,
+                "{threads} threads: {} then the block {} does not win ({again:?})",
+                r.best,
+                reply.best
+            );
+        }
         b.unmake();
         assert!(
-            is_mate(reply.value) && reply.value < 0,
+            forced || (is_mate(reply.value) && reply.value < 0),
             "{threads} threads: {} does not win ({reply:?})",
             r.best
         );
