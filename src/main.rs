@@ -45,6 +45,7 @@ fn main() {
         Some("train-mlp") => std::process::exit(sente::learn::mlp::cli(&args[1..])),
         Some("train-order") => std::process::exit(sente::learn::order::cli(&args[1..])),
         Some("label") => std::process::exit(sente::learn::label::cli(&args[1..])),
+        Some("judge") => std::process::exit(sente::learn::judge::cli(&args[1..])),
         Some("datagen") => std::process::exit(sente::learn::datagen::cli(&args[1..])),
         Some("params") => {
             // params [SPEC]: every search parameter key with its value (the defaults, or

@@ -20,7 +20,7 @@
 
 use super::datagen::{read_files, Game, MAGIC};
 use crate::arbiter::engine_proc::{split_command, EngineProcess, ReadError};
-use crate::types::Rule;
+use crate::types::{Pos, Rule};
 use std::time::{Duration, Instant};
 
 /// The label of a proven position (mate values are clamped to this).
@@ -52,24 +52,39 @@ pub fn parse_value(line: &str) -> Option<i16> {
     None
 }
 
-/// One engine process set up for labelling.
-struct Labeller {
-    proc: EngineProcess,
+/// One engine process that is given positions (`BOARD`) and answers with a move: a
+/// labeller (the settings bound its depth) or a player ([`super::judge`]).
+pub(crate) struct Labeller {
+    pub(crate) proc: EngineProcess,
     /// The (rule, size) of the last `START`.
     current: Option<(Rule, usize)>,
-    depth: u32,
-    /// The `timeout_turn` sent (ms): a bound besides the depth.
-    turn_ms: u64,
+    /// `INFO` lines sent after the rule whenever the rule or size changes.
+    settings: Vec<String>,
 }
 
 impl Labeller {
-    fn new(argv: &[String], depth: u32, turn_ms: u64) -> Result<Labeller, String> {
+    /// A labeller: searches to `depth` (and at most `turn_ms` per position).
+    pub(crate) fn new(argv: &[String], depth: u32, turn_ms: u64) -> Result<Labeller, String> {
+        Labeller::with_settings(
+            argv,
+            vec![
+                format!("INFO timeout_turn {turn_ms}"),
+                "INFO timeout_match 0".into(),
+                format!("INFO max_depth {depth}"),
+            ],
+        )
+    }
+
+    /// An engine with its own `INFO` lines (sent after `INFO rule`).
+    pub(crate) fn with_settings(
+        argv: &[String],
+        settings: Vec<String>,
+    ) -> Result<Labeller, String> {
         let proc = EngineProcess::spawn(argv).map_err(|e| format!("{}: {e}", argv[0]))?;
         Ok(Labeller {
             proc,
             current: None,
-            depth,
-            turn_ms,
+            settings,
         })
     }
 
@@ -109,9 +124,14 @@ impl Labeller {
     }
 
     /// A new game: `START` (which clears the engine's table, so a game's labels do not
-    /// depend on the games labelled before it by the same process), and the settings
-    /// again when the rule or size changed.
-    fn start(&mut self, rule: Rule, size: usize) -> Result<(), String> {
+    /// depend on the games labelled before it by the same process), the settings again
+    /// when the rule or size changed, then the lines of `extra`.
+    pub(crate) fn start(
+        &mut self,
+        rule: Rule,
+        size: usize,
+        extra: &[String],
+    ) -> Result<(), String> {
         self.send(&format!("START {size}"))?;
         let deadline = Instant::now() + POSITION_TIMEOUT;
         loop {
@@ -123,24 +143,27 @@ impl Labeller {
                 return Err(format!("START {size}: {l}"));
             }
         }
-        if self.current == Some((rule, size)) {
-            return Ok(());
+        let fresh = self.current != Some((rule, size));
+        if fresh {
+            self.send(&format!("INFO rule {}", rule.to_piskvork()))?;
+            for i in 0..self.settings.len() {
+                let line = self.settings[i].clone();
+                self.send(&line)?;
+            }
         }
-        for line in [
-            format!("INFO rule {}", rule.to_piskvork()),
-            format!("INFO timeout_turn {}", self.turn_ms),
-            "INFO timeout_match 0".into(),
-            format!("INFO max_depth {}", self.depth),
-        ] {
-            self.send(&line)?;
+        for line in extra {
+            self.send(line)?;
         }
-        self.sync()?;
+        if fresh || !extra.is_empty() {
+            self.sync()?;
+        }
         self.current = Some((rule, size));
         Ok(())
     }
 
-    /// The engine's value of the position after `moves`, for the side to move.
-    fn value(&mut self, moves: &[crate::types::Pos]) -> Result<i16, String> {
+    /// The engine's move in the position after `moves` and the last value it reported
+    /// (0 if none), for the side to move.
+    pub(crate) fn search(&mut self, moves: &[Pos]) -> Result<(Pos, i16), String> {
         self.send("BOARD")?;
         let n = moves.len();
         for (i, m) in moves.iter().enumerate() {
@@ -151,23 +174,28 @@ impl Labeller {
         self.send("DONE")?;
         let deadline = Instant::now() + POSITION_TIMEOUT;
         let mut value = 0;
-        loop {
+        let reply = loop {
             let l = self.recv(deadline)?;
             if let Some(v) = parse_value(&l) {
                 value = v;
-            } else if crate::arbiter::game::parse_move(&l).is_some() {
-                break;
+            } else if let Some((x, y)) = crate::arbiter::game::parse_move(&l) {
+                break Pos::try_new(x, y).ok_or_else(|| format!("move off the board: {l}"))?;
             } else if l.starts_with("ERROR") {
                 return Err(format!("position of {n} stones: {l}"));
             }
-        }
+        };
         self.sync()?;
-        Ok(value)
+        Ok((reply, value))
+    }
+
+    /// The engine's value of the position after `moves`, for the side to move.
+    pub(crate) fn value(&mut self, moves: &[Pos]) -> Result<i16, String> {
+        Ok(self.search(moves)?.1)
     }
 
     /// `g` with its values replaced by the engine's (from `max(opening, 1)` on).
     fn label(&mut self, g: &Game) -> Result<Game, String> {
-        self.start(g.rule, g.width)?;
+        self.start(g.rule, g.width, &[])?;
         let first = g.opening.max(1);
         let mut values = Vec::with_capacity(g.moves.len() - first.min(g.moves.len()));
         for i in first..g.moves.len() {

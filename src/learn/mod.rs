@@ -5,6 +5,7 @@
 //! from [`crate::eval`], which only evaluates.
 
 pub mod datagen;
+pub mod judge;
 pub mod label;
 pub mod mlp;
 pub mod order;
