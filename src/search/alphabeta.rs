@@ -169,6 +169,11 @@ impl Core {
         let first = usize::from(early_tt);
         let mut ext = 0;
         let mut i = 0;
+        let top_n = if self.params.wide_n > 0 && depth >= self.params.wide_depth {
+            self.params.wide_n.max(self.params.top_n)
+        } else {
+            self.params.top_n
+        };
         loop {
             let m = if i < first {
                 tt_move
@@ -185,7 +190,7 @@ impl Core {
                         learned: self.order,
                         near: crate::order::near_moves(board),
                     };
-                    stage = generate(board, &cur.bbox, &mut cur.moves, &info, self.params.top_n);
+                    stage = generate(board, &cur.bbox, &mut cur.moves, &info, top_n);
                     if cur.moves.is_empty() {
                         return match stage {
                             // The five point is forbidden to us.
@@ -205,7 +210,7 @@ impl Core {
                         cur.moves.remove(excluded);
                     }
                     let keep = if stage == Stage::All {
-                        self.params.top_n - usize::from(excluded.is_some())
+                        top_n - usize::from(excluded.is_some())
                     } else {
                         usize::MAX
                     };

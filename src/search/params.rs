@@ -65,6 +65,13 @@ crate::tunable! {
         top_n: usize = TOP_N,
             "top_n" [1, 1024] => "moves searched at an unforced node (forced stages are \
                 never cut)";
+        /// Top-N at nodes with at least `wide_depth` plies left (0: `top_n` everywhere).
+        wide_n: usize = 0,
+            "wide_n" [0, 1024] => "moves searched at an unforced node with `wide_depth` plies \
+                or more left (0 = off: `top_n` everywhere)";
+        /// See `wide_n`.
+        wide_depth: i32 = 6,
+            "wide_depth" [1, 100] => "remaining depth from which `wide_n` applies";
         /// At the root, at most this many moves (forced stages are never cut).
         root_top_n: usize = 2 * TOP_N,
             "root_top_n" [1, 1024] => "moves searched at the root";
