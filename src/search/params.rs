@@ -38,8 +38,10 @@ impl ParamValue for Driver {
     }
 }
 
-/// The default top-N width.
-pub const TOP_N: usize = 10;
+/// The default top-N width (20 since 2026-11-26: judged by Rapfi's search, Sente's moves
+/// in freestyle games gain about one point of expected score per move from the wider
+/// search at a match move's budget, see benches/RESULTS.md).
+pub const TOP_N: usize = 20;
 
 /// The most a node budget key accepts (any non-negative count).
 const NODES: i64 = i64::MAX;
@@ -73,7 +75,7 @@ crate::tunable! {
         wide_depth: i32 = 6,
             "wide_depth" [1, 100] => "remaining depth from which `wide_n` applies";
         /// At the root, at most this many moves (forced stages are never cut).
-        root_top_n: usize = 2 * TOP_N,
+        root_top_n: usize = 20,
             "root_top_n" [1, 1024] => "moves searched at the root";
         /// Late-move reductions on/off.
         lmr: bool = true,
