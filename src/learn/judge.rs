@@ -18,7 +18,7 @@
 //! the moves themselves, paired on the same positions, sees much smaller differences.
 
 use super::datagen::{read_files, Game};
-use super::label::{Labeller, MATE_LABEL};
+use super::label::{spread, Labeller, MATE_LABEL};
 use crate::arbiter::engine_proc::split_command;
 use crate::board::{Board, MoveOutcome};
 use crate::types::{Pos, Rule};
@@ -156,88 +156,76 @@ pub fn judge(
     let threads = cfg.threads.max(1);
     let done = AtomicUsize::new(0);
     let started = Instant::now();
-    let results: Vec<Result<Vec<Judged>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                s.spawn(move || -> Result<Vec<Judged>, String> {
-                    let mut judge = Labeller::new(judge_argv, cfg.depth, 1_000_000)?;
-                    let mut procs = players
-                        .iter()
-                        .map(|p| {
-                            let mut settings = vec![
-                                format!("INFO timeout_turn {}", cfg.turn_ms),
-                                format!("INFO timeout_match {}", cfg.match_ms),
-                            ];
-                            settings.extend(p.infos.iter().cloned());
-                            Labeller::with_settings(&p.argv, settings)
-                                .map_err(|e| format!("{}: {e}", p.name))
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let mut out = Vec::new();
-                    let mut last = Instant::now();
-                    for (pi, pos) in positions.iter().enumerate().skip(t).step_by(threads) {
-                        let own_moves = pos.moves.len() / 2;
-                        let time_left = cfg
-                            .match_ms
-                            .saturating_sub(250 * own_moves as u64)
-                            .max(cfg.match_ms / 5);
-                        let extra = [format!("INFO time_left {time_left}")];
-                        let mut judged: Vec<(Pos, i16)> = Vec::with_capacity(players.len());
-                        for (p, proc) in players.iter().zip(procs.iter_mut()) {
-                            proc.start(pos.rule, pos.size, &extra)
-                                .map_err(|e| format!("{}: {e}", p.name))?;
-                            let (mv, _) = proc
-                                .search(&pos.moves)
-                                .map_err(|e| format!("{}: {e}", p.name))?;
-                            let value = if let Some(&(_, v)) = judged.iter().find(|j| j.0 == mv) {
-                                v
-                            } else if let Some(v) = decided_value(pos, mv)? {
-                                v
-                            } else {
-                                let mut after = pos.moves.clone();
-                                after.push(mv);
-                                judge.start(pos.rule, pos.size, &[])?;
-                                -judge.value(&after)?
-                            };
-                            judged.push((mv, value));
-                        }
-                        out.push(Judged {
-                            position: pi,
-                            moves: judged,
-                        });
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if t == 0 && last.elapsed() > Duration::from_secs(10) {
-                            last = Instant::now();
-                            progress(&format!(
-                                "judge: {n}/{} positions, {:.0} s",
-                                positions.len(),
-                                started.elapsed().as_secs_f64()
-                            ));
-                        }
-                    }
-                    judge.proc.shutdown();
-                    for p in procs {
-                        p.proc.shutdown();
-                    }
-                    Ok(out)
+    let done = &done;
+    spread(
+        threads,
+        "judging",
+        |t| -> Result<Vec<(usize, Judged)>, String> {
+            let mut judge = Labeller::new(judge_argv, cfg.depth, 1_000_000)?;
+            let mut procs = players
+                .iter()
+                .map(|p| {
+                    let mut settings = vec![
+                        format!("INFO timeout_turn {}", cfg.turn_ms),
+                        format!("INFO timeout_match {}", cfg.match_ms),
+                    ];
+                    settings.extend(p.infos.iter().cloned());
+                    Labeller::with_settings(&p.argv, settings)
+                        .map_err(|e| format!("{}: {e}", p.name))
                 })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("judging thread panicked".into()))
-            })
-            .collect()
-    });
-    let mut all = Vec::with_capacity(positions.len());
-    for r in results {
-        all.extend(r?);
-    }
-    all.sort_by_key(|j| j.position);
-    Ok(all)
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut out = Vec::new();
+            let mut last = Instant::now();
+            for (pi, pos) in positions.iter().enumerate().skip(t).step_by(threads) {
+                let own_moves = pos.moves.len() / 2;
+                let time_left = cfg
+                    .match_ms
+                    .saturating_sub(250 * own_moves as u64)
+                    .max(cfg.match_ms / 5);
+                let extra = [format!("INFO time_left {time_left}")];
+                let mut judged: Vec<(Pos, i16)> = Vec::with_capacity(players.len());
+                for (p, proc) in players.iter().zip(procs.iter_mut()) {
+                    proc.start(pos.rule, pos.size, &extra)
+                        .map_err(|e| format!("{}: {e}", p.name))?;
+                    let (mv, _) = proc
+                        .search(&pos.moves)
+                        .map_err(|e| format!("{}: {e}", p.name))?;
+                    let value = if let Some(&(_, v)) = judged.iter().find(|j| j.0 == mv) {
+                        v
+                    } else if let Some(v) = decided_value(pos, mv)? {
+                        v
+                    } else {
+                        let mut after = pos.moves.clone();
+                        after.push(mv);
+                        judge.start(pos.rule, pos.size, &[])?;
+                        -judge.value(&after)?
+                    };
+                    judged.push((mv, value));
+                }
+                out.push((
+                    pi,
+                    Judged {
+                        position: pi,
+                        moves: judged,
+                    },
+                ));
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if t == 0 && last.elapsed() > Duration::from_secs(10) {
+                    last = Instant::now();
+                    progress(&format!(
+                        "judge: {n}/{} positions, {:.0} s",
+                        positions.len(),
+                        started.elapsed().as_secs_f64()
+                    ));
+                }
+            }
+            judge.proc.shutdown();
+            for p in procs {
+                p.proc.shutdown();
+            }
+            Ok(out)
+        },
+    )
 }
 
 /// Expected score of a value: sigmoid(value / scale).
@@ -460,6 +448,19 @@ fn report(players: &[Player], sums: &[Summary], n: usize) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Black's four on row 7 (x 3–6) and white's on row 8: black to move makes five at
+    /// (7, 7).
+    const BEFORE_FIVE: [(usize, usize); 8] = [
+        (3, 7),
+        (3, 8),
+        (4, 7),
+        (4, 8),
+        (5, 7),
+        (5, 8),
+        (6, 7),
+        (6, 8),
+    ];
+
     fn game(moves: &[(usize, usize)], opening: usize, values: Option<Vec<i16>>) -> Game {
         let moves: Vec<Pos> = moves.iter().map(|&(x, y)| Pos::new(x, y)).collect();
         let n = moves.len();
@@ -498,18 +499,8 @@ mod tests {
     #[test]
     fn positions_after_the_game_is_won_are_not_taken() {
         // Black makes five with its fifth stone; the move after it never counts.
-        let moves = [
-            (3, 7),
-            (3, 8),
-            (4, 7),
-            (4, 8),
-            (5, 7),
-            (5, 8),
-            (6, 7),
-            (6, 8),
-            (7, 7),
-            (9, 9),
-        ];
+        let mut moves = BEFORE_FIVE.to_vec();
+        moves.extend([(7, 7), (9, 9)]);
         let g = game(&moves, 1, None);
         let got = select_positions(&[g], (0, 20), MATE_LABEL, 100);
         assert_eq!(got.last().map(|p| p.moves.len()), Some(8));
@@ -521,19 +512,7 @@ mod tests {
             game: 0,
             rule: Rule::Freestyle,
             size: 15,
-            moves: [
-                (3, 7),
-                (3, 8),
-                (4, 7),
-                (4, 8),
-                (5, 7),
-                (5, 8),
-                (6, 7),
-                (6, 8),
-            ]
-            .iter()
-            .map(|&(x, y)| Pos::new(x, y))
-            .collect(),
+            moves: BEFORE_FIVE.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
         };
         assert_eq!(decided_value(&pos, Pos::new(7, 7)), Ok(Some(MATE_LABEL)));
         assert_eq!(decided_value(&pos, Pos::new(3, 7)), Ok(Some(-MATE_LABEL)));

@@ -232,48 +232,66 @@ pub fn label_games(
         .sum();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
-    let results: Vec<Result<Vec<(usize, Game)>, String>> = std::thread::scope(|s| {
+    let (todo, done) = (&todo, &done);
+    spread(
+        threads,
+        "labelling",
+        |t| -> Result<Vec<(usize, Game)>, String> {
+            let mut lab = Labeller::new(engine, depth, turn_ms)?;
+            let mut out = Vec::new();
+            let mut last = Instant::now();
+            for (i, g) in todo.iter().enumerate().skip(t).step_by(threads) {
+                let labelled = lab.label(g)?;
+                let n = done.fetch_add(labelled.values.len(), std::sync::atomic::Ordering::Relaxed)
+                    + labelled.values.len();
+                out.push((i, labelled));
+                if t == 0 && last.elapsed() > Duration::from_secs(10) {
+                    last = Instant::now();
+                    let secs = started.elapsed().as_secs_f64();
+                    progress(&format!(
+                        "label: {n}/{total} positions, {:.0}/s",
+                        n as f64 / secs
+                    ));
+                }
+            }
+            lab.proc.shutdown();
+            Ok(out)
+        },
+    )
+}
+
+/// Run `work(t)` for `t` in `0..threads` on scoped threads (`what` names them in the
+/// error of a panic); each returns (index, item) pairs. The items of all, in index order,
+/// or the first error.
+///
+/// # Errors
+/// The first error a worker returned (in worker order), or a worker's panic.
+pub(crate) fn spread<T: Send>(
+    threads: usize,
+    what: &str,
+    work: impl Fn(usize) -> Result<Vec<(usize, T)>, String> + Sync,
+) -> Result<Vec<T>, String> {
+    let results: Vec<Result<Vec<(usize, T)>, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (todo, done) = (&todo, &done);
-                s.spawn(move || -> Result<Vec<(usize, Game)>, String> {
-                    let mut lab = Labeller::new(engine, depth, turn_ms)?;
-                    let mut out = Vec::new();
-                    let mut last = Instant::now();
-                    for (i, g) in todo.iter().enumerate().skip(t).step_by(threads) {
-                        let labelled = lab.label(g)?;
-                        let n = done
-                            .fetch_add(labelled.values.len(), std::sync::atomic::Ordering::Relaxed)
-                            + labelled.values.len();
-                        out.push((i, labelled));
-                        if t == 0 && last.elapsed() > Duration::from_secs(10) {
-                            last = Instant::now();
-                            let secs = started.elapsed().as_secs_f64();
-                            progress(&format!(
-                                "label: {n}/{total} positions, {:.0}/s",
-                                n as f64 / secs
-                            ));
-                        }
-                    }
-                    lab.proc.shutdown();
-                    Ok(out)
-                })
+                let work = &work;
+                s.spawn(move || work(t))
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err("labelling thread panicked".into()))
+                    .unwrap_or_else(|_| Err(format!("{what} thread panicked")))
             })
             .collect()
     });
-    let mut all = Vec::with_capacity(todo.len());
+    let mut all = Vec::new();
     for r in results {
         all.extend(r?);
     }
     all.sort_by_key(|(i, _)| *i);
-    Ok(all.into_iter().map(|(_, g)| g).collect())
+    Ok(all.into_iter().map(|(_, x)| x).collect())
 }
 
 /// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--turn-ms MS]
