@@ -215,6 +215,11 @@ impl Core {
                         usize::MAX
                     };
                     n = keep.min(listed);
+                    // Move-count pruning: fewer moves the nearer the leaves.
+                    if stage == Stage::All {
+                        let last = LMR_TABLE - 1;
+                        n = n.min(usize::from(self.move_counts[(depth as usize).min(last)]));
+                    }
                     // Late-move pruning near the leaves.
                     if self.params.lmp > 0 && stage == Stage::All && depth <= 4 {
                         n = n.min(self.params.lmp + (depth * depth) as usize);

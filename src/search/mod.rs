@@ -59,6 +59,17 @@ pub fn reduction(p: &SearchParams, depth: usize, i: usize) -> i32 {
     ((f64::from(p.lmr_c) + f64::from(p.lmr_k) * l) / 1000.0).max(0.0) as i32
 }
 
+/// The most moves searched at an unforced node with `depth` plies left (`mcp`;
+/// `u16::MAX` when off).
+#[must_use]
+pub fn move_count(p: &SearchParams, depth: usize) -> u16 {
+    if p.mcp == 0 {
+        return u16::MAX;
+    }
+    let curve = (depth as f64).powf(f64::from(p.mcp_pow) / 1000.0);
+    (p.mcp as f64 + curve).min(f64::from(u16::MAX)) as u16
+}
+
 /// Default transposition table size when nothing else is known (bytes).
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 
@@ -111,6 +122,8 @@ pub struct Core {
     history: Box<[[i32; NUM_CELLS]; 2]>,
     /// Late-move reductions by [depth][move index], from the parameters.
     reductions: Box<[[i8; LMR_TABLE]; LMR_TABLE]>,
+    /// Move-count pruning: the most moves at an unforced node by depth (`mcp`).
+    move_counts: [u16; LMR_TABLE],
     nodes: u64,
     /// Depth of the current root search (bounds the plies of singular extensions).
     root_depth: i32,
@@ -144,6 +157,7 @@ impl Core {
             tt,
             history: Box::new([[0; NUM_CELLS]; 2]),
             reductions: Box::new([[0; LMR_TABLE]; LMR_TABLE]),
+            move_counts: [u16::MAX; LMR_TABLE],
             nodes: 0,
             root_depth: 0,
             order: None,
@@ -384,6 +398,9 @@ impl Core {
             for (i, r) in row.iter_mut().enumerate() {
                 *r = reduction(&self.params, d, i).clamp(0, 100) as i8;
             }
+        }
+        for (d, n) in self.move_counts.iter_mut().enumerate() {
+            *n = move_count(&self.params, d);
         }
         for h in self.history.iter_mut() {
             for v in h.iter_mut() {

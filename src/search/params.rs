@@ -131,6 +131,14 @@ crate::tunable! {
         lmp: usize = 0,
             "lmp" [0, 1024] => "late-move pruning: at 4 plies left or fewer only the first \
                 `lmp` + depth² moves (0 = off)";
+        /// Move-count pruning: at an unforced node with `d` plies left, at most
+        /// `mcp + d^(mcp_pow / 1000)` moves (and never more than the top-N; 0 = off).
+        mcp: usize = 0,
+            "mcp" [0, 1024] => "move-count pruning: at an unforced node with d plies left \
+                at most `mcp` + d^(`mcp_pow` / 1000) moves, within the top-N (0 = off)";
+        /// Exponent of the move-count curve, in thousandths.
+        mcp_pow: u32 = 1320,
+            "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
         /// Singular extension: at a node of at least `se_depth` plies whose TT move has a
         /// lower bound `v` (not a mate) from at least `depth - 3` plies, the other moves
         /// are searched to `(depth - 1) / 2` plies against `v - se_margin · depth`; if all
