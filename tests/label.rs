@@ -2,7 +2,7 @@
 //! The engine here is Sente itself (its `MESSAGE … ev V` lines), at a small fixed depth.
 
 use sente::learn::datagen::{parse_games, run, DatagenConfig, Game};
-use sente::learn::label::{label_games, MATE_LABEL};
+use sente::learn::label::{label_games, Targets, MATE_LABEL};
 use sente::search::params::SearchParams;
 use sente::types::{Pos, Rule};
 
@@ -30,7 +30,16 @@ fn generated(games: usize) -> Vec<Game> {
 fn labelling_keeps_games_and_gives_every_position_after_the_opening_a_value() {
     let games = generated(4);
     for threads in [1, 2] {
-        let labelled = label_games(&games, &engine(), 3, 10_000, threads, &|_| {}).expect("label");
+        let labelled = label_games(
+            &games,
+            Targets::Positions,
+            &engine(),
+            3,
+            10_000,
+            threads,
+            &|_| {},
+        )
+        .expect("label");
         assert_eq!(labelled.len(), games.len());
         for (a, b) in games.iter().zip(&labelled) {
             assert_eq!(a.moves, b.moves, "games stay in their order");
@@ -60,7 +69,48 @@ fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
         result: 1,
         has_values: true,
     };
-    let labelled = label_games(&[g], &engine(), 4, 10_000, 1, &|_| {}).expect("label");
+    let labelled =
+        label_games(&[g], Targets::Positions, &engine(), 4, 10_000, 1, &|_| {}).expect("label");
     // The position after six plies: black to move makes an open four and wins.
     assert_eq!(labelled[0].values, vec![MATE_LABEL]);
+}
+
+#[test]
+fn children_are_labelled_one_game_each_from_the_side_to_move_after_the_child() {
+    // Black to move with an open three (3..5, 7): its best-ordered moves include the
+    // straight fours at (2, 7) and (6, 7), after which white is lost.
+    let moves = [(3, 7), (0, 0), (4, 7), (0, 4), (5, 7), (0, 8), (9, 9)]
+        .map(|(x, y)| Pos::new(x, y))
+        .to_vec();
+    let g = Game {
+        rule: Rule::Freestyle,
+        width: 15,
+        height: 15,
+        opening: 6,
+        values: vec![0; 1],
+        moves: moves.clone(),
+        result: -1,
+        has_values: true,
+    };
+    let targets = Targets::Children {
+        moves: 3,
+        plies: (0, 0),
+    };
+    let labelled = label_games(&[g], targets, &engine(), 3, 10_000, 1, &|_| {}).expect("label");
+    assert_eq!(labelled.len(), 3, "one game per child");
+    let mut children: Vec<Pos> = labelled.iter().map(|c| c.moves[6]).collect();
+    for c in &labelled {
+        assert_eq!(&c.moves[..6], &moves[..6], "the parent's moves first");
+        assert_eq!((c.opening, c.values.len(), c.result), (7, 1, -1));
+    }
+    let fours = [Pos::new(2, 7), Pos::new(6, 7)];
+    for (c, child) in labelled.iter().zip(&children) {
+        if fours.contains(child) {
+            assert_eq!(c.values, vec![-MATE_LABEL], "white is lost after {child:?}");
+        }
+    }
+    assert!(children.iter().any(|c| fours.contains(c)));
+    children.sort_by_key(|p| p.idx());
+    children.dedup();
+    assert_eq!(children.len(), 3, "distinct children");
 }

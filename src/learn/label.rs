@@ -20,7 +20,10 @@
 
 use super::datagen::{read_files, Game, MAGIC};
 use crate::arbiter::engine_proc::{split_command, EngineProcess, ReadError};
-use crate::types::{Pos, Rule};
+use crate::board::Board;
+use crate::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
+use crate::search::params::SearchParams;
+use crate::types::{Pos, Rule, NUM_CELLS};
 use std::time::{Duration, Instant};
 
 /// The label of a proven position (mate values are clamped to this).
@@ -193,6 +196,50 @@ impl Labeller {
         Ok(self.search(moves)?.1)
     }
 
+    /// The labelled games of `g` for `targets`: `g` itself with the engine's values, or
+    /// one game per labelled child position.
+    fn label_targets(&mut self, g: &Game, targets: Targets) -> Result<Vec<Game>, String> {
+        match targets {
+            Targets::Positions => Ok(vec![self.label(g)?]),
+            Targets::Children { moves, plies } => self.label_children(g, moves, plies),
+        }
+    }
+
+    /// The children of `g`'s positions `plies.0..=plies.1` plies after its opening (see
+    /// [`Targets::Children`]), each a game of its own: the moves to the child, then any
+    /// empty cell, with the opening ending at the child, so that the child is its only
+    /// position and the engine's value of it (for its side to move) its only value. The
+    /// game result is `g`'s.
+    fn label_children(
+        &mut self,
+        g: &Game,
+        moves: usize,
+        plies: (usize, usize),
+    ) -> Result<Vec<Game>, String> {
+        let Ok(mut board) = Board::new(g.width, g.height, g.rule) else {
+            return Ok(Vec::new());
+        };
+        self.start(g.rule, g.width, &[])?;
+        let mut out = Vec::new();
+        let first = g.opening.max(1);
+        for (i, &played) in g.moves.iter().enumerate() {
+            let ply = i.wrapping_sub(first);
+            if i >= first && (plies.0..=plies.1).contains(&ply) {
+                for c in candidate_moves(&mut board, moves) {
+                    let mut line = g.moves[..i].to_vec();
+                    line.push(c);
+                    let value = self.value(&line)?;
+                    out.extend(child_game(g, &mut board, c, value));
+                }
+            }
+            if !board.is_empty(played) {
+                break;
+            }
+            board.make(played);
+        }
+        Ok(out)
+    }
+
     /// `g` with its values replaced by the engine's (from `max(opening, 1)` on).
     fn label(&mut self, g: &Game) -> Result<Game, String> {
         self.start(g.rule, g.width, &[])?;
@@ -210,14 +257,84 @@ impl Labeller {
     }
 }
 
+/// The game of one child position (see [`Labeller::label_children`]): `g`'s moves to
+/// `board` (its position), then `child` and any empty cell, the opening ending after
+/// `child`, `value` its only value; none when the board would be full.
+fn child_game(g: &Game, board: &mut Board, child: Pos, value: i16) -> Option<Game> {
+    let mut moves: Vec<Pos> = g.moves[..board.move_count()].to_vec();
+    moves.push(child);
+    board.make(child);
+    let filler = (0..g.width * g.height)
+        .map(|k| Pos::new(k % g.width, k / g.width))
+        .find(|&p| board.is_empty(p));
+    board.unmake();
+    moves.push(filler?);
+    Some(Game {
+        opening: moves.len() - 1,
+        moves,
+        values: vec![value],
+        has_values: true,
+        ..g.clone()
+    })
+}
+
+/// What `label` gives values to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targets {
+    /// Every position of each game after its opening.
+    Positions,
+    /// The positions after each of the first `moves` moves of Sente's move ordering, in
+    /// the positions `plies.0..=plies.1` plies after each game's opening where the side
+    /// to move has neither a five nor a forced reply: the moves the search weighs
+    /// against each other, the good and the bad, where game positions show only the
+    /// moves that were played.
+    Children {
+        /// Moves per position.
+        moves: usize,
+        /// First and last ply after the opening.
+        plies: (usize, usize),
+    },
+}
+
+/// The first `k` moves of Sente's move ordering (the hand-set pattern weights) in an
+/// unforced position of the side to move, best first; none when it has a five point or
+/// must answer a threat.
+#[must_use]
+pub fn candidate_moves(board: &mut Board, k: usize) -> Vec<Pos> {
+    let me = board.side_to_move();
+    if board.move_count() == 0 || board.winning_move(me).is_some() {
+        return Vec::new();
+    }
+    let p = SearchParams::default();
+    let hist = [0i32; NUM_CELLS];
+    let info = OrderInfo {
+        tt_move: Pos::NONE,
+        killers: [Pos::NONE; 2],
+        history: &hist,
+        own: &p.order_own,
+        opp: &p.order_opp,
+        killer: 0,
+        learned: None,
+        near: [Pos::NONE; 2],
+    };
+    let mut list = MoveList::default();
+    if generate(board, &BBox::of_board(board), &mut list, &info, k) != Stage::All {
+        return Vec::new();
+    }
+    list.sort_and_truncate(k);
+    list.as_slice().iter().map(|m| m.pos).collect()
+}
+
 /// Label `games` with `threads` processes of `engine` at `depth` (and at most `turn_ms`
 /// per position, sent as `timeout_turn`); `progress` gets a line now and then. Games on non-square boards are left out (the protocol's `START`
 /// sets a square board).
 ///
 /// # Errors
 /// The first failure of an engine (it could not start, exited, refused a position).
+#[allow(clippy::too_many_arguments)]
 pub fn label_games(
     games: &[Game],
+    targets: Targets,
     engine: &[String],
     depth: u32,
     turn_ms: u64,
@@ -226,30 +343,29 @@ pub fn label_games(
 ) -> Result<Vec<Game>, String> {
     let threads = threads.max(1);
     let todo: Vec<&Game> = games.iter().filter(|g| g.width == g.height).collect();
-    let total: usize = todo
-        .iter()
-        .map(|g| g.moves.len().saturating_sub(g.opening.max(1)))
-        .sum();
     let done = std::sync::atomic::AtomicUsize::new(0);
+    let games_done = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
-    let (todo, done) = (&todo, &done);
+    let (todo, done, games_done) = (&todo, &done, &games_done);
     spread(
         threads,
         "labelling",
-        |t| -> Result<Vec<(usize, Game)>, String> {
+        |t| -> Result<Vec<(usize, Vec<Game>)>, String> {
             let mut lab = Labeller::new(engine, depth, turn_ms)?;
             let mut out = Vec::new();
             let mut last = Instant::now();
             for (i, g) in todo.iter().enumerate().skip(t).step_by(threads) {
-                let labelled = lab.label(g)?;
-                let n = done.fetch_add(labelled.values.len(), std::sync::atomic::Ordering::Relaxed)
-                    + labelled.values.len();
+                let labelled = lab.label_targets(g, targets)?;
+                let k: usize = labelled.iter().map(|g| g.values.len()).sum();
+                let n = done.fetch_add(k, std::sync::atomic::Ordering::Relaxed) + k;
+                let gn = games_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 out.push((i, labelled));
                 if t == 0 && last.elapsed() > Duration::from_secs(10) {
                     last = Instant::now();
                     let secs = started.elapsed().as_secs_f64();
                     progress(&format!(
-                        "label: {n}/{total} positions, {:.0}/s",
+                        "label: {gn}/{} games, {n} positions, {:.0}/s",
+                        todo.len(),
                         n as f64 / secs
                     ));
                 }
@@ -258,6 +374,7 @@ pub fn label_games(
             Ok(out)
         },
     )
+    .map(|per_game: Vec<Vec<Game>>| per_game.into_iter().flatten().collect())
 }
 
 /// Run `work(t)` for `t` in `0..threads` on scoped threads (`what` names them in the
@@ -295,7 +412,7 @@ pub(crate) fn spread<T: Send>(
 }
 
 /// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--turn-ms MS]
-/// [--threads T] [--games N]`. Returns the exit code.
+/// [--threads T] [--games N] [--children K [--plies A-B]]`. Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut engine, mut data, mut out) = (None, None, None);
     let (mut depth, mut threads, mut max_games) = (12u32, 1usize, usize::MAX);
@@ -303,6 +420,7 @@ pub fn cli(args: &[String]) -> i32 {
     // manager spends part of the turn before its search (Sente's root threat phase)
     // needs a smaller value.
     let mut turn_ms = 1_000_000u64;
+    let (mut children, mut plies) = (0usize, (0usize, 20usize));
     for pair in args.chunks(2) {
         let (k, v) = (pair[0].as_str(), pair.get(1).cloned().unwrap_or_default());
         let ok = match k {
@@ -322,6 +440,14 @@ pub fn cli(args: &[String]) -> i32 {
             "--turn-ms" => v.parse().map(|n| turn_ms = n).is_ok(),
             "--threads" => v.parse().map(|n| threads = n).is_ok(),
             "--games" => v.parse().map(|n| max_games = n).is_ok(),
+            "--children" => v.parse().map(|n| children = n).is_ok(),
+            "--plies" => match v.split_once('-').map(|(a, b)| (a.parse(), b.parse())) {
+                Some((Ok(a), Ok(b))) if a <= b => {
+                    plies = (a, b);
+                    true
+                }
+                _ => false,
+            },
             _ => false,
         };
         if !ok {
@@ -351,7 +477,15 @@ pub fn cli(args: &[String]) -> i32 {
         }
     };
     games.truncate(max_games);
-    let labelled = match label_games(&games, &argv, depth, turn_ms, threads, &|l| {
+    let targets = if children > 0 {
+        Targets::Children {
+            moves: children,
+            plies,
+        }
+    } else {
+        Targets::Positions
+    };
+    let labelled = match label_games(&games, targets, &argv, depth, turn_ms, threads, &|l| {
         eprintln!("{l}")
     }) {
         Ok(g) => g,
@@ -376,6 +510,74 @@ pub fn cli(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn freestyle_game(moves: &[(usize, usize)]) -> Game {
+        Game {
+            rule: Rule::Freestyle,
+            width: 15,
+            height: 15,
+            opening: 1,
+            moves: moves.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
+            result: 1,
+            values: vec![0; moves.len() - 1],
+            has_values: true,
+        }
+    }
+
+    #[test]
+    fn candidates_are_the_best_ordered_empty_cells_and_none_when_forced() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            b.make(Pos::new(x, y));
+        }
+        let c = candidate_moves(&mut b, 5);
+        assert_eq!(c.len(), 5);
+        let mut distinct = c.clone();
+        distinct.sort_by_key(|p| p.idx());
+        distinct.dedup();
+        assert_eq!(distinct.len(), 5);
+        assert!(c.iter().all(|&p| b.is_empty(p)));
+        // The first of five is the first of ten: the list is ordered.
+        assert_eq!(candidate_moves(&mut b, 10)[..5], c[..]);
+        // White must answer black's open three after (5, 7): no unforced candidates.
+        b.make(Pos::new(0, 14));
+        b.make(Pos::new(5, 7));
+        assert!(candidate_moves(&mut b, 5).is_empty());
+        // The side to move with a five point: none either.
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [
+            (3, 7),
+            (3, 8),
+            (4, 7),
+            (4, 8),
+            (5, 7),
+            (5, 8),
+            (6, 7),
+            (6, 8),
+        ] {
+            b.make(Pos::new(x, y));
+        }
+        assert!(candidate_moves(&mut b, 5).is_empty());
+    }
+
+    #[test]
+    fn a_child_game_holds_the_child_position_as_its_only_labelled_one() {
+        let g = freestyle_game(&[(7, 7), (8, 8), (6, 7), (9, 9), (0, 0)]);
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &m in &g.moves[..3] {
+            b.make(m);
+        }
+        let child = Pos::new(5, 7);
+        let c = child_game(&g, &mut b, child, -77).unwrap();
+        assert_eq!(b.move_count(), 3, "the board is given back as it was");
+        assert_eq!(&c.moves[..4], &[g.moves[0], g.moves[1], g.moves[2], child]);
+        assert_eq!((c.opening, c.values.clone(), c.result), (4, vec![-77], 1));
+        // The cell after the child is an empty one, and the record reads back.
+        assert!(!c.moves[..4].contains(&c.moves[4]));
+        let mut buf = Vec::new();
+        c.write(&mut buf);
+        assert_eq!(Game::read(&buf).unwrap().0, c);
+    }
 
     #[test]
     fn values_are_read_from_rapfi_and_sente_message_lines() {

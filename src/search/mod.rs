@@ -513,7 +513,9 @@ impl Core {
         result.best = root[0].pos;
         if root.len() == 1 {
             result.depth = 1;
-            result.value = evaluate(board, &self.params.eval);
+            // The counts decide some (two fives to block: lost), else the evaluation.
+            result.value = crate::eval::quick_result(board, 0, self.params.quick_win5)
+                .unwrap_or_else(|| evaluate(board, &self.params.eval));
             result.pv = vec![root[0].pos];
             on_info(&info_of(&result, 1, elapsed_ms(limits)));
             return result;
