@@ -20,12 +20,41 @@ struct Sample {
     inputs: Vec<(u32, f32)>,
     target: f32,
     result: f32,
+    /// The index of the first game of its group: the game itself, or for a child
+    /// position of `label --children` the first child of the same parent.
+    group: usize,
+    /// A child position of `label --children`.
+    child: bool,
+}
+
+/// Whether `g` is a child record of `label --children`: a single labelled position,
+/// followed by one filler move.
+fn is_child(g: &Game) -> bool {
+    g.values.len() == 1 && g.opening + 1 == g.moves.len() && g.opening >= 2
 }
 
 fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut val) = (Vec::new(), Vec::new());
     let mut counts = [[0u16; COMBOS]; 2];
+    // Every 10th game is held back; the siblings of a parent go together (every 10th
+    // parent).
+    let (mut group, mut parents, mut held) = (0, 0usize, false);
     for (gi, g) in games.iter().enumerate() {
+        let child = is_child(g);
+        let sibling = child
+            && gi > 0
+            && is_child(&games[gi - 1])
+            && games[gi - 1].opening == g.opening
+            && games[gi - 1].moves[..g.opening - 1] == g.moves[..g.opening - 1];
+        if !sibling {
+            group = gi;
+            held = if child {
+                parents += 1;
+                parents % 10 == 1
+            } else {
+                gi % 10 == 0
+            };
+        }
         if g.rule != rule || !g.has_values {
             continue;
         }
@@ -60,8 +89,10 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
                         inputs,
                         target: f32::from(g.values[i - g.opening]),
                         result,
+                        group,
+                        child,
                     };
-                    if gi % 10 == 0 {
+                    if held {
                         val.push(s);
                     } else {
                         train.push(s);
@@ -104,6 +135,36 @@ impl Net {
             .map(|s| cross_entropy(sigmoid(self.forward(s, &mut hid)), s.target))
             .sum::<f32>()
             / set.len().max(1) as f32
+    }
+
+    /// Over the groups of sibling child positions in `set` (in order), the mean loss of
+    /// expected score, in points, of choosing the child the network values lowest (for
+    /// the side to move after it) against the child the targets value lowest; and the
+    /// same for the first child (the move ordering's first). `None` without groups.
+    fn sibling_regret(&self, set: &[Sample]) -> Option<(f32, f32, usize)> {
+        let mut hid = [0f32; MAX_HIDDEN];
+        let (mut net_sum, mut first_sum, mut n) = (0f32, 0f32, 0usize);
+        let mut i = 0;
+        while i < set.len() {
+            let mut j = i + 1;
+            while j < set.len() && set[j].child && set[j].group == set[i].group {
+                j += 1;
+            }
+            let g = &set[i..j];
+            if g.len() >= 2 && g[0].child {
+                let best = g.iter().map(|s| s.target).fold(f32::INFINITY, f32::min);
+                let pick = g
+                    .iter()
+                    .map(|s| (self.forward(s, &mut hid), s.target))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .map_or(best, |(_, t)| t);
+                net_sum += 100.0 * (pick - best);
+                first_sum += 100.0 * (g[0].target - best);
+                n += 1;
+            }
+            i = j;
+        }
+        (n > 0).then(|| (net_sum / n as f32, first_sum / n as f32, n))
     }
 
     fn to_bytes(&self) -> Vec<u8> {
@@ -190,7 +251,20 @@ pub fn check(
         .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
         .collect();
     let net = Net { h, p };
-    Ok(prepared(games, rule, kv, report).map(|(_, val)| net.loss(&val)))
+    Ok(prepared(games, rule, kv, report).map(|(_, val)| {
+        report_regret(&net, &val, report);
+        net.loss(&val)
+    }))
+}
+
+/// Report [`Net::sibling_regret`] on `val` when it holds sibling groups.
+fn report_regret(net: &Net, val: &[Sample], report: &mut dyn FnMut(&str)) {
+    if let Some((net_r, first_r, n)) = net.sibling_regret(val) {
+        report(&format!(
+            "  sibling choice over {n} held-back parents: the network's pick loses \
+             {net_r:.2} points against the best child, the ordering's first {first_r:.2}"
+        ));
+    }
 }
 
 /// Fit a network as `cfg` says; `report` gets a line per epoch. Returns the file bytes
@@ -268,6 +342,7 @@ pub fn fit(
         ));
         if best.as_ref().is_none_or(|b| vl < b.1) {
             best = Some((net.to_bytes(), vl));
+            report_regret(&net, &val, report);
         }
     }
     best
@@ -358,6 +433,53 @@ mod tests {
     use super::*;
     use crate::learn::datagen::{parse_games, run, DatagenConfig};
     use crate::search::params::SearchParams;
+
+    #[test]
+    fn siblings_are_held_back_together_and_their_choice_is_scored() {
+        use crate::types::Pos;
+        // 20 parents (a stone each side, then a third at x = 0..20 of row 1 or 3),
+        // three children each; the first child is the worst by its label.
+        let mut games = Vec::new();
+        for p in 0..20usize {
+            let parent = [
+                Pos::new(7, 7),
+                Pos::new(8, 8),
+                Pos::new(p % 10, 1 + 2 * (p / 10)),
+            ];
+            for (c, value) in [(0usize, 300i16), (1, -200), (2, 100)] {
+                let mut moves = parent.to_vec();
+                moves.push(Pos::new(12, 10 + c));
+                moves.push(Pos::new(14, 14));
+                games.push(Game {
+                    rule: Rule::Freestyle,
+                    width: 15,
+                    height: 15,
+                    opening: 4,
+                    moves,
+                    result: 0,
+                    values: vec![value],
+                    has_values: true,
+                });
+            }
+        }
+        let (train, val) = samples(&games, Rule::Freestyle);
+        assert_eq!(
+            (train.len(), val.len()),
+            (54, 6),
+            "2 of 20 parents held back"
+        );
+        assert!(val.iter().all(|s| s.child));
+        assert!(train.iter().all(|v| val.iter().all(|s| s.group != v.group)));
+        // A network that ignores its inputs picks the first child of each group; the
+        // targets are the raw values here (not yet scaled), the best child's -200.
+        let net = Net {
+            h: 1,
+            p: vec![0.0; INPUTS + 3],
+        };
+        let (picked, first, n) = net.sibling_regret(&val).expect("groups");
+        assert_eq!(n, 2);
+        assert!((picked - 100.0 * 500.0).abs() < 1e-3 && (first - picked).abs() < 1e-3);
+    }
 
     #[test]
     fn training_lowers_the_validation_loss_and_writes_a_loadable_network() {
