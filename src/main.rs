@@ -46,6 +46,7 @@ fn main() {
         Some("train-order") => std::process::exit(sente::learn::order::cli(&args[1..])),
         Some("label") => std::process::exit(sente::learn::label::cli(&args[1..])),
         Some("judge") => std::process::exit(sente::learn::judge::cli(&args[1..])),
+        Some("siblings") => std::process::exit(sente::learn::siblings::cli(&args[1..])),
         Some("datagen") => std::process::exit(sente::learn::datagen::cli(&args[1..])),
         Some("params") => {
             // params [SPEC]: every search parameter key with its value (the defaults, or

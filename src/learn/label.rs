@@ -278,6 +278,22 @@ fn child_game(g: &Game, board: &mut Board, child: Pos, value: i16) -> Option<Gam
     })
 }
 
+/// Whether `g` is a child record of `label --children`: a single labelled position,
+/// followed by one filler move.
+#[must_use]
+pub fn is_child(g: &Game) -> bool {
+    g.values.len() == 1 && g.opening + 1 == g.moves.len() && g.opening >= 2
+}
+
+/// Whether the child records `a` and `b` are children of the same parent.
+#[must_use]
+pub fn are_siblings(a: &Game, b: &Game) -> bool {
+    is_child(a)
+        && is_child(b)
+        && a.opening == b.opening
+        && a.moves[..a.opening - 1] == b.moves[..b.opening - 1]
+}
+
 /// What `label` gives values to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Targets {

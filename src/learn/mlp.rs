@@ -7,6 +7,7 @@
 //! is written.
 
 use super::datagen::{read_files, Game};
+use super::label::{are_siblings, is_child};
 use super::train::{cross_entropy, fit_scale, sigmoid};
 use crate::board::Board;
 use crate::eval::features::{combo_counts, threat_mask, COMBOS};
@@ -27,12 +28,6 @@ struct Sample {
     child: bool,
 }
 
-/// Whether `g` is a child record of `label --children`: a single labelled position,
-/// followed by one filler move.
-fn is_child(g: &Game) -> bool {
-    g.values.len() == 1 && g.opening + 1 == g.moves.len() && g.opening >= 2
-}
-
 fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut val) = (Vec::new(), Vec::new());
     let mut counts = [[0u16; COMBOS]; 2];
@@ -41,11 +36,7 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
     let (mut group, mut parents, mut held) = (0, 0usize, false);
     for (gi, g) in games.iter().enumerate() {
         let child = is_child(g);
-        let sibling = child
-            && gi > 0
-            && is_child(&games[gi - 1])
-            && games[gi - 1].opening == g.opening
-            && games[gi - 1].moves[..g.opening - 1] == g.moves[..g.opening - 1];
+        let sibling = gi > 0 && are_siblings(&games[gi - 1], g);
         if !sibling {
             group = gi;
             held = if child {
