@@ -2,12 +2,22 @@
 //! The engine here is Sente itself (its `MESSAGE … ev V` lines), at a small fixed depth.
 
 use sente::learn::datagen::{parse_games, run, DatagenConfig, Game};
-use sente::learn::label::{label_games, Targets, MATE_LABEL};
+use sente::learn::label::{label_games, LabelEngine, Targets, MATE_LABEL};
 use sente::search::params::SearchParams;
 use sente::types::{Pos, Rule};
 
-fn engine() -> Vec<String> {
+fn argv() -> Vec<String> {
     vec![env!("CARGO_BIN_EXE_pbrain-sente").to_string()]
+}
+
+/// Sente at `depth`, with `infos`.
+fn engine<'a>(argv: &'a [String], depth: u32, infos: &'a [String]) -> LabelEngine<'a> {
+    LabelEngine {
+        argv,
+        depth,
+        turn_ms: 10_000,
+        infos,
+    }
 }
 
 fn generated(games: usize) -> Vec<Game> {
@@ -33,9 +43,7 @@ fn labelling_keeps_games_and_gives_every_position_after_the_opening_a_value() {
         let labelled = label_games(
             &games,
             Targets::Positions,
-            &engine(),
-            3,
-            10_000,
+            &engine(&argv(), 3, &[]),
             threads,
             &|_| {},
         )
@@ -69,8 +77,14 @@ fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
         result: 1,
         has_values: true,
     };
-    let labelled =
-        label_games(&[g], Targets::Positions, &engine(), 4, 10_000, 1, &|_| {}).expect("label");
+    let labelled = label_games(
+        &[g],
+        Targets::Positions,
+        &engine(&argv(), 4, &[]),
+        1,
+        &|_| {},
+    )
+    .expect("label");
     // The position after six plies: black to move makes an open four and wins.
     assert_eq!(labelled[0].values, vec![MATE_LABEL]);
 }
@@ -96,7 +110,7 @@ fn children_are_labelled_one_game_each_from_the_side_to_move_after_the_child() {
         moves: 3,
         plies: (0, 0),
     };
-    let labelled = label_games(&[g], targets, &engine(), 3, 10_000, 1, &|_| {}).expect("label");
+    let labelled = label_games(&[g], targets, &engine(&argv(), 3, &[]), 1, &|_| {}).expect("label");
     assert_eq!(labelled.len(), 3, "one game per child");
     let mut children: Vec<Pos> = labelled.iter().map(|c| c.moves[6]).collect();
     for c in &labelled {

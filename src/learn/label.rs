@@ -341,19 +341,29 @@ pub fn candidate_moves(board: &mut Board, k: usize) -> Vec<Pos> {
     list.as_slice().iter().map(|m| m.pos).collect()
 }
 
-/// Label `games` with `threads` processes of `engine` at `depth` (and at most `turn_ms`
-/// per position, sent as `timeout_turn`); `progress` gets a line now and then. Games on non-square boards are left out (the protocol's `START`
+/// The labelling engine: its command, depth, time per position and extra `INFO` lines.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelEngine<'a> {
+    /// Command and arguments.
+    pub argv: &'a [String],
+    /// `INFO max_depth`.
+    pub depth: u32,
+    /// `INFO timeout_turn` (ms).
+    pub turn_ms: u64,
+    /// More `INFO` lines, sent after those (`INFO sente.mlp builtin`).
+    pub infos: &'a [String],
+}
+
+/// Label `games` with `threads` processes of `engine` (at its depth, and at most its
+/// `turn_ms` per position, sent as `timeout_turn`); `progress` gets a line now and then. Games on non-square boards are left out (the protocol's `START`
 /// sets a square board).
 ///
 /// # Errors
 /// The first failure of an engine (it could not start, exited, refused a position).
-#[allow(clippy::too_many_arguments)]
 pub fn label_games(
     games: &[Game],
     targets: Targets,
-    engine: &[String],
-    depth: u32,
-    turn_ms: u64,
+    engine: &LabelEngine,
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Game>, String> {
@@ -367,7 +377,8 @@ pub fn label_games(
         threads,
         "labelling",
         |t| -> Result<Vec<(usize, Vec<Game>)>, String> {
-            let mut lab = Labeller::new(engine, depth, turn_ms)?;
+            let mut lab = Labeller::new(engine.argv, engine.depth, engine.turn_ms)?;
+            lab.settings.extend(engine.infos.iter().cloned());
             let mut out = Vec::new();
             let mut last = Instant::now();
             for (i, g) in todo.iter().enumerate().skip(t).step_by(threads) {
@@ -428,7 +439,8 @@ pub(crate) fn spread<T: Send>(
 }
 
 /// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--turn-ms MS]
-/// [--threads T] [--games N] [--children K [--plies A-B]]`. Returns the exit code.
+/// [--threads T] [--games N] [--children K [--plies A-B]] [--info KEY=VALUE …]`. Returns
+/// the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut engine, mut data, mut out) = (None, None, None);
     let (mut depth, mut threads, mut max_games) = (12u32, 1usize, usize::MAX);
@@ -437,6 +449,7 @@ pub fn cli(args: &[String]) -> i32 {
     // needs a smaller value.
     let mut turn_ms = 1_000_000u64;
     let (mut children, mut plies) = (0usize, (0usize, 20usize));
+    let mut infos = Vec::new();
     for pair in args.chunks(2) {
         let (k, v) = (pair[0].as_str(), pair.get(1).cloned().unwrap_or_default());
         let ok = match k {
@@ -457,6 +470,13 @@ pub fn cli(args: &[String]) -> i32 {
             "--threads" => v.parse().map(|n| threads = n).is_ok(),
             "--games" => v.parse().map(|n| max_games = n).is_ok(),
             "--children" => v.parse().map(|n| children = n).is_ok(),
+            "--info" => match v.split_once('=') {
+                Some((key, value)) if !key.is_empty() => {
+                    infos.push(format!("INFO {key} {value}"));
+                    true
+                }
+                _ => false,
+            },
             "--plies" => match v.split_once('-').map(|(a, b)| (a.parse(), b.parse())) {
                 Some((Ok(a), Ok(b))) if a <= b => {
                     plies = (a, b);
@@ -501,9 +521,13 @@ pub fn cli(args: &[String]) -> i32 {
     } else {
         Targets::Positions
     };
-    let labelled = match label_games(&games, targets, &argv, depth, turn_ms, threads, &|l| {
-        eprintln!("{l}")
-    }) {
+    let engine = LabelEngine {
+        argv: &argv,
+        depth,
+        turn_ms,
+        infos: &infos,
+    };
+    let labelled = match label_games(&games, targets, &engine, threads, &|l| eprintln!("{l}")) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("label: {e}");
