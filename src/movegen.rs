@@ -284,6 +284,28 @@ pub struct OrderInfo<'a> {
     pub near: [Pos; 2],
 }
 
+impl<'a> OrderInfo<'a> {
+    /// The pattern-class weights `own`/`opp` alone: no TT move, killers, learned table
+    /// or recent moves (the tools that list moves outside a search).
+    #[must_use]
+    pub fn plain(
+        history: &'a [i32; NUM_CELLS],
+        own: &'a [i32; Pattern4::COUNT],
+        opp: &'a [i32; Pattern4::COUNT],
+    ) -> Self {
+        OrderInfo {
+            tt_move: Pos::NONE,
+            killers: [Pos::NONE; 2],
+            history,
+            own,
+            opp,
+            killer: 0,
+            learned: None,
+            near: [Pos::NONE; 2],
+        }
+    }
+}
+
 /// Score given to the TT move so that it comes first and survives top-N.
 pub const TT_MOVE_SCORE: i32 = 1 << 28;
 /// Score bonus of a killer move that puts it before every pattern score (the default

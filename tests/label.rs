@@ -61,22 +61,27 @@ fn labelling_keeps_games_and_gives_every_position_after_the_opening_a_value() {
     }
 }
 
-#[test]
-fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
-    // Black: 3,7 4,7 5,7 (an open three); white: three scattered stones on the edge.
-    let moves = [(3, 7), (0, 0), (4, 7), (0, 4), (5, 7), (0, 8), (6, 7)]
+/// Black: 3,7 4,7 5,7 (an open three); white: three scattered stones on the edge; then
+/// black's `last` move; the opening ends after six plies (one labelled position).
+fn open_three_game(last: (usize, usize), result: i8) -> Game {
+    let moves = [(3, 7), (0, 0), (4, 7), (0, 4), (5, 7), (0, 8), last]
         .map(|(x, y)| Pos::new(x, y))
         .to_vec();
-    let g = Game {
+    Game {
         rule: Rule::Freestyle,
         width: 15,
         height: 15,
         opening: 6,
         values: vec![0; 1],
         moves,
-        result: 1,
+        result,
         has_values: true,
-    };
+    }
+}
+
+#[test]
+fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
+    let g = open_three_game((6, 7), 1);
     let labelled = label_games(
         &[g],
         Targets::Positions,
@@ -93,19 +98,8 @@ fn an_open_three_with_nothing_against_it_is_labelled_a_win_for_its_side() {
 fn children_are_labelled_one_game_each_from_the_side_to_move_after_the_child() {
     // Black to move with an open three (3..5, 7): its best-ordered moves include the
     // straight fours at (2, 7) and (6, 7), after which white is lost.
-    let moves = [(3, 7), (0, 0), (4, 7), (0, 4), (5, 7), (0, 8), (9, 9)]
-        .map(|(x, y)| Pos::new(x, y))
-        .to_vec();
-    let g = Game {
-        rule: Rule::Freestyle,
-        width: 15,
-        height: 15,
-        opening: 6,
-        values: vec![0; 1],
-        moves: moves.clone(),
-        result: -1,
-        has_values: true,
-    };
+    let g = open_three_game((9, 9), -1);
+    let moves = g.moves.clone();
     let targets = Targets::Children {
         moves: 3,
         plies: (0, 0),

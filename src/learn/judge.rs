@@ -445,12 +445,12 @@ fn report(players: &[Player], sums: &[Summary], n: usize) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Black's four on row 7 (x 3–6) and white's on row 8: black to move makes five at
     /// (7, 7).
-    const BEFORE_FIVE: [(usize, usize); 8] = [
+    pub(crate) const BEFORE_FIVE: [(usize, usize); 8] = [
         (3, 7),
         (3, 8),
         (4, 7),

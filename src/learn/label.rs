@@ -323,16 +323,7 @@ pub fn candidate_moves(board: &mut Board, k: usize) -> Vec<Pos> {
     }
     let p = SearchParams::default();
     let hist = [0i32; NUM_CELLS];
-    let info = OrderInfo {
-        tt_move: Pos::NONE,
-        killers: [Pos::NONE; 2],
-        history: &hist,
-        own: &p.order_own,
-        opp: &p.order_opp,
-        killer: 0,
-        learned: None,
-        near: [Pos::NONE; 2],
-    };
+    let info = OrderInfo::plain(&hist, &p.order_own, &p.order_opp);
     let mut list = MoveList::default();
     if generate(board, &BBox::of_board(board), &mut list, &info, k) != Stage::All {
         return Vec::new();
@@ -585,16 +576,7 @@ mod tests {
         assert!(candidate_moves(&mut b, 5).is_empty());
         // The side to move with a five point: none either.
         let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for (x, y) in [
-            (3, 7),
-            (3, 8),
-            (4, 7),
-            (4, 8),
-            (5, 7),
-            (5, 8),
-            (6, 7),
-            (6, 8),
-        ] {
+        for (x, y) in crate::learn::judge::tests::BEFORE_FIVE {
             b.make(Pos::new(x, y));
         }
         assert!(candidate_moves(&mut b, 5).is_empty());

@@ -52,16 +52,7 @@ fn samples_of(
         if i >= opening.max(2) && i % 2 == player {
             let bbox = BBox::of_board(&b);
             let mut list = MoveList::default();
-            let info = OrderInfo {
-                tt_move: Pos::NONE,
-                killers: [Pos::NONE; 2],
-                history: &hist,
-                own: &p.order_own,
-                opp: &p.order_opp,
-                killer: 0,
-                learned: None,
-                near: [Pos::NONE; 2],
-            };
+            let info = OrderInfo::plain(&hist, &p.order_own, &p.order_opp);
             if generate(&mut b, &bbox, &mut list, &info, 0) == Stage::All {
                 let me = b.side_to_move();
                 let (last, prev) = (moves[i - 1], moves[i - 2]);
