@@ -258,6 +258,9 @@ pub enum Stage {
     BlockFive,
     /// Defence against an open three: its defence points and our fours.
     DefendThree,
+    /// Defence against a four-three point of the opponent: the point, the cells that
+    /// stop its four or its three, and our fours ([`OrderInfo::four_three`]).
+    DefendFourThree,
     /// Every candidate (to be cut to the top N by the caller).
     All,
 }
@@ -282,6 +285,9 @@ pub struct OrderInfo<'a> {
     pub learned: Option<&'a OrderTable>,
     /// The last move and the side to move's previous one (for `learned`).
     pub near: [Pos; 2],
+    /// When the opponent has a four-three point and no straight-four point, list only
+    /// the moves that can stop it ([`Stage::DefendFourThree`]).
+    pub four_three: bool,
 }
 
 impl<'a> OrderInfo<'a> {
@@ -302,6 +308,7 @@ impl<'a> OrderInfo<'a> {
             killer: 0,
             learned: None,
             near: [Pos::NONE; 2],
+            four_three: false,
         }
     }
 }
@@ -525,6 +532,141 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
     scan_all::<BLACK, FORBID>(board, first, width, rows, moves, info, min_fill, forbid)
 }
 
+/// The defence of [`Stage::DefendFourThree`]: when the opponent has a four-three point
+/// `P` (class `Block4Flex3`), lists `P`, the other cells that complete the four along
+/// its four line (a stone there leaves `P` no four), the empty cells within four steps of
+/// `P` along its three line (a superset of the cells that leave the three closed), the
+/// cells next to the four's block point along our own lines where we make a closed three
+/// or better (a stone there can make that block a four of ours: a counter), and every
+/// own four point (a four answers first). Any other move loses to the four-three (the
+/// four, its forced block, then a straight four). Only the first such point is
+/// defended: if the opponent has another, the search sees it at the next ply.
+///
+/// Returns false, with `list` untouched, when the four's block point is already an own
+/// four point (the block answers with a four: no direct defence needed) or nothing is
+/// left (renju black: every defence forbidden); the caller then lists every move.
+fn four_three_defence(
+    board: &mut Board,
+    bbox: &BBox,
+    list: &mut MoveList,
+    info: &OrderInfo,
+) -> bool {
+    use crate::pattern::Pattern;
+    use crate::types::Cell;
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if !bbox.any {
+        return false;
+    }
+    let mut cells = [Pos::NONE; 64];
+    let mut n = 0usize;
+    let add = |cells: &mut [Pos; 64], n: &mut usize, p: Pos| {
+        if *n < cells.len() && !cells[..*n].contains(&p) {
+            cells[*n] = p;
+            *n += 1;
+        }
+    };
+    // One pass over the box: the first four-three point and every own four point.
+    let mut four_three = Pos::NONE;
+    for y in bbox.y0..=bbox.y1 {
+        for x in bbox.x0..=bbox.x1 {
+            let p = Pos::new(usize::from(x), usize::from(y));
+            if !board.is_near(p) || !board.is_empty(p) {
+                continue;
+            }
+            if board.pattern4(p, me) >= Pattern4::Block4 {
+                add(&mut cells, &mut n, p);
+            }
+            if four_three == Pos::NONE && board.pattern4(p, opp) == Pattern4::Block4Flex3 {
+                four_three = p;
+            }
+        }
+    }
+    if four_three == Pos::NONE {
+        return false;
+    }
+    let p = four_three;
+    add(&mut cells, &mut n, p);
+    for d in Dir::ALL {
+        match board.pattern(p, opp, d) {
+            Pattern::B4 => {
+                for s in [-1, 1] {
+                    for k in 1..=4 {
+                        let q = p.step(d, s * k);
+                        match board.cell(q) {
+                            c if c == Cell::stone(opp) => continue,
+                            Cell::Empty if board.pattern(q, opp, d) >= Pattern::B4 => {
+                                if board.pattern4(q, me) >= Pattern4::Block4 {
+                                    return false;
+                                }
+                                add(&mut cells, &mut n, q);
+                                // Counters: our closed threes through the block point.
+                                for d2 in Dir::ALL {
+                                    for s2 in [-1, 1] {
+                                        for k2 in 1..=4 {
+                                            let c = q.step(d2, s2 * k2);
+                                            match board.cell(c) {
+                                                x if x == Cell::stone(me) => continue,
+                                                Cell::Empty
+                                                    if board.pattern(c, me, d2) >= Pattern::B3 =>
+                                                {
+                                                    add(&mut cells, &mut n, c);
+                                                }
+                                                _ => break,
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                        break;
+                    }
+                }
+            }
+            Pattern::F3 => {
+                for s in [-1, 1] {
+                    for k in 1..=4 {
+                        let q = p.step(d, s * k);
+                        match board.cell(q) {
+                            c if c == Cell::stone(opp) => {}
+                            Cell::Empty => add(&mut cells, &mut n, q),
+                            _ => break,
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let renju_black = board.rule() == Rule::Renju && me == Color::Black;
+    let mut len = 0;
+    for &c in &cells[..n] {
+        let o = board.pattern4(c, me);
+        if renju_black && o == Pattern4::Forbid && board.is_forbidden(c) {
+            continue;
+        }
+        let t = board.pattern4(c, opp);
+        let bonus = if c == info.tt_move {
+            TT_MOVE_SCORE
+        } else if info.killers.contains(&c) {
+            info.killer
+        } else {
+            0
+        };
+        list.moves[len] = ScoredMove {
+            pos: c,
+            score: info.own[o as usize] + info.opp[t as usize] + info.history[c.idx()] + bonus,
+        };
+        len += 1;
+    }
+    if len == 0 {
+        return false;
+    }
+    list.len = len;
+    true
+}
+
 /// The unforced scan of [`scan_moves`]: every candidate cell where either colour makes
 /// a pattern, scored by the two classes' weights and the history, then the TT move and
 /// killers (their bonus added, or listed if they have no pattern), then the cells with
@@ -683,6 +825,14 @@ pub fn generate(
     }
     let renju_black = board.rule() == Rule::Renju && me == Color::Black;
     let defend = board.count(opp, Pattern4::Flex4) > 0;
+    if !defend
+        && info.four_three
+        && board.count(opp, Pattern4::Block4Flex3) > 0
+        && !matches!(board.rule(), Rule::Caro8 | Rule::Caro9)
+        && four_three_defence(board, bbox, list, info)
+    {
+        return Stage::DefendFourThree;
+    }
     let mut forbid = ForbidLog {
         cells: [Pos::NONE; 64],
         n: 0,
@@ -936,6 +1086,7 @@ mod tests {
                     killer: params.killer_score,
                     learned: None,
                     near: [Pos::NONE; 2],
+                    four_three: false,
                 };
                 let min_fill = rng.gen_range(0..40);
                 let mut list = MoveList::default();
@@ -955,5 +1106,127 @@ mod tests {
         }
         // Both stages were exercised.
         assert!(compared[0] > 500 && compared[1] > 50, "{compared:?}");
+    }
+
+    /// Black's closed three (4..6, 7), blocked by white (3, 7), and open two (7, 8),
+    /// (7, 9) make (7, 7) a four-three point; white to move, with no four of its own,
+    /// gets that point, the four's other point (8, 7) and the three line's empty cells
+    /// within four steps, and nothing else; without the option every move is listed.
+    #[test]
+    fn four_three_point_of_the_opponent_limits_the_moves_to_its_defences() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");
+        let black = [(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)];
+        let white = [(3, 7), (0, 0), (14, 14), (0, 14)];
+        let mut bbox = BBox::default();
+        for i in 0..black.len() {
+            for &(x, y) in black.get(i).into_iter().chain(white.get(i)) {
+                let p = Pos::new(x, y);
+                bbox = bbox.with(p, 15, 15);
+                board.make(p);
+            }
+        }
+        assert_eq!(board.side_to_move(), Color::White);
+        assert_eq!(
+            board.pattern4(Pos::new(7, 7), Color::Black),
+            Pattern4::Block4Flex3
+        );
+        let history = [0i32; NUM_CELLS];
+        let params = crate::search::params::SearchParams::default();
+        let mut info = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
+        let mut list = MoveList::default();
+        assert_eq!(generate(&mut board, &bbox, &mut list, &info, 0), Stage::All);
+        let all = list.len();
+        info.four_three = true;
+        let stage = generate(&mut board, &bbox, &mut list, &info, 0);
+        assert_eq!(stage, Stage::DefendFourThree);
+        let mut got: Vec<Pos> = list.as_slice().iter().map(|m| m.pos).collect();
+        got.sort();
+        let mut want: Vec<Pos> = [
+            (7, 7),
+            (8, 7),
+            (7, 3),
+            (7, 4),
+            (7, 5),
+            (7, 6),
+            (7, 10),
+            (7, 11),
+        ]
+        .iter()
+        .map(|&(x, y)| Pos::new(x, y))
+        .collect();
+        want.sort();
+        assert_eq!(got, want);
+        assert!(all > 2 * want.len(), "{all}");
+    }
+
+    /// Random games near the stones: at every position where the opponent has a
+    /// four-three point (and no five or straight-four point) and the defence stage
+    /// applies, every near move left out of its list loses to a VCF of the opponent
+    /// (the four-three itself at least): the stage never drops a defence.
+    #[test]
+    fn every_move_left_out_against_a_four_three_loses_to_a_vcf() {
+        use crate::threat::vcf::VcfSolver;
+        use rand::{Rng, SeedableRng};
+        use std::sync::atomic::AtomicBool;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(43);
+        let params = crate::search::params::SearchParams::default();
+        let history = [0i32; NUM_CELLS];
+        let mut solver = VcfSolver::new(1 << 20);
+        let stop = AtomicBool::new(false);
+        let mut checked = [0usize; 3];
+        for game in 0..240 {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][game % 3];
+            let mut board = Board::new(15, 15, rule).expect("size");
+            let mut bbox = BBox::default();
+            for _ in 0..rng.gen_range(8..70) {
+                let near: Vec<Pos> = if board.move_count() == 0 {
+                    vec![Pos::new(7, 7)]
+                } else {
+                    board
+                        .all_squares()
+                        .filter(|&p| board.is_near(p) && board.is_empty(p))
+                        .collect()
+                };
+                let m = near[rng.gen_range(0..near.len())];
+                bbox = bbox.with(m, 15, 15);
+                board.make(m);
+                let me = board.side_to_move();
+                let opp = me.opp();
+                if board.count(opp, Pattern4::Five) > 0 || board.count(me, Pattern4::Five) > 0 {
+                    break;
+                }
+                if board.count(opp, Pattern4::Block4Flex3) == 0 {
+                    continue;
+                }
+                let mut info = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
+                info.four_three = true;
+                let mut list = MoveList::default();
+                if generate(&mut board, &bbox, &mut list, &info, 0) != Stage::DefendFourThree {
+                    continue;
+                }
+                assert!(!list.is_empty());
+                let listed: Vec<Pos> = list.as_slice().iter().map(|m| m.pos).collect();
+                let others: Vec<Pos> = board
+                    .all_squares()
+                    .filter(|&p| board.is_near(p) && board.is_empty(p) && !listed.contains(&p))
+                    .collect();
+                for c in others {
+                    if !board.is_legal(c) {
+                        continue;
+                    }
+                    board.make(c);
+                    let r = solver.solve(&mut board, opp, 40, 200_000, &stop);
+                    board.unmake();
+                    assert!(
+                        r.is_win(),
+                        "{rule:?}: {c:?} left out of {listed:?} does not lose to a VCF after {:?}",
+                        board.history()
+                    );
+                }
+                checked[game % 3] += 1;
+            }
+        }
+        // Every rule met the stage often.
+        assert!(checked.iter().all(|&n| n > 20), "{checked:?}");
     }
 }

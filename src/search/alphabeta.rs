@@ -163,6 +163,7 @@ impl Core {
         let mut best = -VALUE_INFINITE;
         let mut best_move = Pos::NONE;
         let mut stage = Stage::All;
+        let mut unforced = true;
         let mut n = usize::MAX;
         let mut generated = false;
         // Moves searched before generation: the TT move or none.
@@ -189,6 +190,7 @@ impl Core {
                         killer: self.params.killer_score,
                         learned: self.order,
                         near: crate::order::near_moves(board),
+                        four_three: self.params.four_three > 0,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, top_n);
                     if cur.moves.is_empty() {
@@ -197,6 +199,8 @@ impl Core {
                             Stage::BlockFive => mated_in(ply + 2),
                             // Every defence of the three is forbidden to us.
                             Stage::DefendThree => mated_in(ply + 4),
+                            // Never empty: the four-three point itself is listed.
+                            Stage::DefendFourThree => mated_in(ply + 4),
                             Stage::All => 0,
                         };
                     }
@@ -209,19 +213,23 @@ impl Core {
                     if excluded.is_some() {
                         cur.moves.remove(excluded);
                     }
-                    let keep = if stage == Stage::All {
+                    // A four-three defence with `defend43=2` is cut and reduced like an
+                    // unforced node.
+                    unforced = stage == Stage::All
+                        || (stage == Stage::DefendFourThree && self.params.four_three == 2);
+                    let keep = if unforced {
                         top_n - usize::from(excluded.is_some())
                     } else {
                         usize::MAX
                     };
                     n = keep.min(listed);
                     // Move-count pruning: fewer moves the nearer the leaves.
-                    if stage == Stage::All {
+                    if unforced {
                         let last = LMR_TABLE - 1;
                         n = n.min(usize::from(self.move_counts[(depth as usize).min(last)]));
                     }
                     // Late-move pruning near the leaves.
-                    if self.params.lmp > 0 && stage == Stage::All && depth <= 4 {
+                    if self.params.lmp > 0 && unforced && depth <= 4 {
                         n = n.min(self.params.lmp + (depth * depth) as usize);
                     }
                     // Extension of forced single replies.
@@ -256,7 +264,7 @@ impl Core {
             let v = if i == 0 {
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
             } else {
-                let r = if stage == Stage::All {
+                let r = if unforced {
                     let last = LMR_TABLE - 1;
                     let r = i32::from(self.reductions[(depth as usize).min(last)][i.min(last)]);
                     let r = if quiet {
@@ -265,7 +273,7 @@ impl Core {
                         r - self.params.lmr_tactical
                     };
                     r.clamp(0, new_depth)
-                } else if stage == Stage::DefendThree
+                } else if matches!(stage, Stage::DefendThree | Stage::DefendFourThree)
                     && self.params.lmr_defend
                     && i >= 2
                     && depth >= 3

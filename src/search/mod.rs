@@ -474,6 +474,8 @@ impl Core {
                 killer: self.params.killer_score,
                 learned: self.order_table(board.rule()),
                 near: crate::order::near_moves(board),
+                // The root's threat phase answers the opponent's threats.
+                four_three: false,
             };
             generate(
                 board,

@@ -108,6 +108,16 @@ crate::tunable! {
             "lmr_defend" => "at a node that must answer an open three (its defences and own \
                 fours, no top-N cut), moves from index 2 on are searched one ply shallower \
                 first when at least 3 plies are left (again at full depth if they beat alpha)";
+        /// When the opponent has a four-three point (and no straight-four point), search
+        /// only the moves that can stop it ([`crate::movegen::Stage::DefendFourThree`]):
+        /// 0 = off, 1 = all of them (no top-N cut, like the defence of an open three),
+        /// 2 = pruned and reduced like an unforced node.
+        four_three: i32 = 0,
+            "defend43" [0, 2] => "at a node where the opponent has a four-three point (and no \
+                open three), only the moves that can stop it are searched: the point, the \
+                cells that stop its four or its three, counters at the four's block point and \
+                own fours (0 = off; 1: all of them, `lmr_defend` applies; 2: cut to the top N \
+                and reduced like an unforced node)";
         /// Reduce late root moves like inner ones (quiet moves only).
         root_lmr: bool = true,
             "root_lmr" => "late quiet root moves are reduced too";
