@@ -5,7 +5,8 @@
 //! 1. the opponent has a five point → only that point (caro with several: each of them);
 //! 2. the opponent has an open three (a straight-four point) → only the cells where the
 //!    opponent would make a four (the three's defence points) and our own fours;
-//! 3. with [`OrderInfo::four_three`] (the search key `defend43`), the opponent has a
+//! 3. with [`OrderInfo::four_three`] (the search key `defend43`, on in the search below
+//!    the root), the opponent has a
 //!    four-three point → only that point, the cells that stop its four or its three,
 //!    counters at the four's block point and our own fours ([`Stage::DefendFourThree`]);
 //! 4. otherwise every candidate, scored by the pattern classes both colours would make

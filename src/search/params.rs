@@ -112,7 +112,7 @@ crate::tunable! {
         /// only the moves that can stop it ([`crate::movegen::Stage::DefendFourThree`]):
         /// 0 = off, 1 = all of them (no top-N cut, like the defence of an open three),
         /// 2 = pruned and reduced like an unforced node.
-        four_three: i32 = 0,
+        four_three: i32 = 2,
             "defend43" [0, 2] => "at a node where the opponent has a four-three point (and no \
                 open three), only the moves that can stop it are searched: the point, the \
                 cells that stop its four or its three, counters at the four's block point and \
