@@ -5,10 +5,10 @@
 //! 1. the opponent has a five point → only that point (caro with several: each of them);
 //! 2. the opponent has an open three (a straight-four point) → only the cells where the
 //!    opponent would make a four (the three's defence points) and our own fours;
-//! 3. with [`OrderInfo::four_three`] (the search key `defend43`, on in the search below
-//!    the root), the opponent has a
-//!    four-three point → only that point, the cells that stop its four or its three,
-//!    counters at the four's block point and our own fours ([`Stage::DefendFourThree`]);
+//! 3. with [`OrderInfo::four_three`] (the search key `defend43`, on below the root), the
+//!    opponent has a four-three point → only that point, the cells that stop its four or
+//!    its three, counters at the four's block point and our own fours
+//!    ([`Stage::DefendFourThree`]);
 //! 4. otherwise every candidate, scored by the pattern classes both colours would make
 //!    there, plus TT move, killers and history; the caller keeps the best N (top-N).
 //!
@@ -315,6 +315,18 @@ impl<'a> OrderInfo<'a> {
             four_three: false,
         }
     }
+
+    /// The ordering bonus of `p` as the TT move or a killer (0 for any other square).
+    #[inline]
+    fn bonus(&self, p: Pos) -> i32 {
+        if p == self.tt_move {
+            TT_MOVE_SCORE
+        } else if p == self.killers[0] || p == self.killers[1] {
+            self.killer
+        } else {
+            0
+        }
+    }
 }
 
 /// Score given to the TT move so that it comes first and survives top-N.
@@ -468,16 +480,6 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
     if !bbox.any {
         return 0;
     }
-    let (tt, k0, k1) = (info.tt_move, info.killers[0], info.killers[1]);
-    let bonus = |p: Pos| {
-        if p == tt {
-            TT_MOVE_SCORE
-        } else if p == k0 || p == k1 {
-            info.killer
-        } else {
-            0
-        }
-    };
     let (own, opp_w, history) = (info.own, info.opp, info.history);
     let mut len = 0usize;
     // Appends a move; the squares are distinct, so at most `MAX_LIST` of them.
@@ -521,7 +523,7 @@ fn scan_moves<const BLACK: bool, const FORBID: bool>(
                 let (fo, ft) = (o >= Pattern4::Block4, t >= Pattern4::Block4);
                 if fo || ft {
                     let s = own[o as usize] + opp_w[t as usize];
-                    push(moves, &mut len, p, o, s + history[p.idx()] + bonus(p));
+                    push(moves, &mut len, p, o, s + history[p.idx()] + info.bonus(p));
                     left_me = left_me.wrapping_sub(u32::from(fo));
                     left_opp = left_opp.wrapping_sub(u32::from(ft));
                     if left_me == 0 && left_opp == 0 {
@@ -651,16 +653,12 @@ fn four_three_defence(
             continue;
         }
         let t = board.pattern4(c, opp);
-        let bonus = if c == info.tt_move {
-            TT_MOVE_SCORE
-        } else if info.killers.contains(&c) {
-            info.killer
-        } else {
-            0
-        };
         list.moves[len] = ScoredMove {
             pos: c,
-            score: info.own[o as usize] + info.opp[t as usize] + info.history[c.idx()] + bonus,
+            score: info.own[o as usize]
+                + info.opp[t as usize]
+                + info.history[c.idx()]
+                + info.bonus(c),
         };
         len += 1;
     }
