@@ -1033,6 +1033,18 @@ mod tests {
         (stage, out)
     }
 
+    /// The empty squares next to stones, or the centre of an empty board: the moves of
+    /// the random games below.
+    fn near_squares(board: &Board) -> Vec<Pos> {
+        if board.move_count() == 0 {
+            return vec![Pos::new(board.width() / 2, board.height() / 2)];
+        }
+        board
+            .all_squares()
+            .filter(|&p| board.is_near(p) && board.is_empty(p))
+            .collect()
+    }
+
     /// Random games of up to 60 moves near the stones; at every position without a
     /// five to block, `generate` lists what the plain scan lists.
     #[test]
@@ -1048,14 +1060,7 @@ mod tests {
             let mut history = [0i32; NUM_CELLS];
             let mut bbox = BBox::default();
             for _ in 0..rng.gen_range(1..60) {
-                let near: Vec<Pos> = if board.move_count() == 0 {
-                    vec![Pos::new(size / 2, size / 2)]
-                } else {
-                    board
-                        .all_squares()
-                        .filter(|&p| board.is_near(p) && board.is_empty(p))
-                        .collect()
-                };
+                let near = near_squares(&board);
                 let m = near[rng.gen_range(0..near.len())];
                 bbox = bbox.with(m, size, size);
                 board.make(m);
@@ -1181,14 +1186,7 @@ mod tests {
             let mut board = Board::new(15, 15, rule).expect("size");
             let mut bbox = BBox::default();
             for _ in 0..rng.gen_range(8..70) {
-                let near: Vec<Pos> = if board.move_count() == 0 {
-                    vec![Pos::new(7, 7)]
-                } else {
-                    board
-                        .all_squares()
-                        .filter(|&p| board.is_near(p) && board.is_empty(p))
-                        .collect()
-                };
+                let near = near_squares(&board);
                 let m = near[rng.gen_range(0..near.len())];
                 bbox = bbox.with(m, 15, 15);
                 board.make(m);
@@ -1208,10 +1206,9 @@ mod tests {
                 }
                 assert!(!list.is_empty());
                 let listed: Vec<Pos> = list.as_slice().iter().map(|m| m.pos).collect();
-                let others: Vec<Pos> = board
-                    .all_squares()
-                    .filter(|&p| board.is_near(p) && board.is_empty(p) && !listed.contains(&p))
-                    .collect();
+                let others = near_squares(&board)
+                    .into_iter()
+                    .filter(|p| !listed.contains(p));
                 for c in others {
                     if !board.is_legal(c) {
                         continue;

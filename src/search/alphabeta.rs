@@ -197,10 +197,9 @@ impl Core {
                         return match stage {
                             // The five point is forbidden to us.
                             Stage::BlockFive => mated_in(ply + 2),
-                            // Every defence of the three is forbidden to us.
-                            Stage::DefendThree => mated_in(ply + 4),
-                            // Never empty: the four-three point itself is listed.
-                            Stage::DefendFourThree => mated_in(ply + 4),
+                            // Every defence of the three is forbidden to us (a
+                            // four-three defence list is never empty: it falls back).
+                            Stage::DefendThree | Stage::DefendFourThree => mated_in(ply + 4),
                             Stage::All => 0,
                         };
                     }
