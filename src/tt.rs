@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::mem::zeroed_table;
-use crate::types::{Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX};
+use crate::types::{Pos, Value, ONE_PLY, VALUE_INFINITE, VALUE_MATE_IN_MAX};
 
 /// Entries per bucket (one 64-byte cache line).
 const BUCKET: usize = 4;
@@ -411,7 +411,7 @@ impl Tt {
                 // Same position: keep a deeper exact result of this search unless this
                 // one is at least as deep or exact.
                 if this_search
-                    && old.depth > depth + 2
+                    && old.depth > depth + 2 * ONE_PLY
                     && old.bound == Bound::Exact
                     && bound != Bound::Exact
                 {

@@ -299,6 +299,11 @@ impl Rule {
 /// A search score from the side to move's point of view.
 pub type Value = i32;
 
+/// Search depth below the root is counted in fractions of a ply: `ONE_PLY` units make a
+/// ply, so that an extension can be a fraction of a ply. The transposition table stores
+/// these units (clamped at 127, 31.75 plies: a deeper entry only cuts less).
+pub const ONE_PLY: i32 = 4;
+
 /// Score of a won position at the root (a five now).
 pub const VALUE_MATE: Value = 30_000;
 /// Any |value| at or above this is a proven win or loss.

@@ -2,7 +2,7 @@
 //! driver) and the quiescence search at its leaves.
 
 use super::stack::{Frame, MAX_PLY};
-use super::{Core, LMR_TABLE};
+use super::{whole_plies, Core, LMR_TABLE, ONE_PLY};
 use crate::board::Board;
 use crate::eval::{evaluate, quick_result};
 use crate::movegen::{
@@ -14,8 +14,8 @@ use crate::tt::Bound;
 use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE};
 
 impl Core {
-    /// Search `board` to `depth` plies at distance `ply` from the root within
-    /// (`alpha`, `beta`). `stack[0]` is this node's frame; its `bbox` is set by the caller.
+    /// Search `board` to `depth` ([`ONE_PLY`] units) at distance `ply` from the root
+    /// within (`alpha`, `beta`). `stack[0]` is this node's frame; its `bbox` is set by the caller.
     /// Returns 0 once the search has been stopped (callers check `self.stopped`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
@@ -81,7 +81,9 @@ impl Core {
         // Step 5b. Reverse futility: near the leaves, a static value far above beta
         // stands when the opponent has nothing that forces a reply (no five point, no
         // open three, no four-three or double-three point).
-        if !pv && depth <= self.params.rfp_depth && !is_mate(beta) && !excluded.is_some() {
+        // The depth in whole plies, for the depth-keyed tables, limits and margins.
+        let plies = whole_plies(depth);
+        if !pv && plies <= self.params.rfp_depth && !is_mate(beta) && !excluded.is_some() {
             let opp = board.side_to_move().opp();
             let quiet_opp = board.count(opp, Pattern4::Five) == 0
                 && board.count(opp, Pattern4::Flex4) == 0
@@ -89,25 +91,38 @@ impl Core {
                 && board.count(opp, Pattern4::Flex3x2) == 0;
             if quiet_opp {
                 let v = evaluate(board, &self.params.eval);
-                if v - self.params.rfp_margin * depth >= beta {
+                if v - self.params.rfp_margin * depth / ONE_PLY >= beta {
                     return v;
                 }
             }
         }
 
-        // Step 5c. Internal iterative reduction: without a TT move the ordering is a
+        // Step 5c. Razoring: near the leaves, a static value far below alpha (and no five
+        // point of the opponent to block) goes to the leaf search, which looks for a VCF.
+        if !pv
+            && plies <= self.params.razor_depth
+            && !is_mate(alpha)
+            && !excluded.is_some()
+            && board.count(board.side_to_move().opp(), Pattern4::Five) == 0
+            && evaluate(board, &self.params.eval) + self.params.razor_margin * (1 + plies) / 2
+                < alpha
+        {
+            return self.qsearch(board, stack, alpha, alpha + 1, ply, 0);
+        }
+
+        // Step 5d. Internal iterative reduction: without a TT move the ordering is a
         // guess; a shallower search is cheaper and fills the table for the next one.
-        let depth = if self.params.iir_depth > 0
-            && depth >= self.params.iir_depth
+        let (depth, plies) = if self.params.iir_depth > 0
+            && plies >= self.params.iir_depth
             && !tt_move.is_some()
             && !excluded.is_some()
         {
-            depth - 1
+            (depth - ONE_PLY, whole_plies(depth - ONE_PLY))
         } else {
-            depth
+            (depth, plies)
         };
 
-        // Step 5d. Singular extension: when every other move falls clearly short of the
+        // Step 5e. Singular extension: when every other move falls clearly short of the
         // TT move's bound at half depth, the TT move is extended by one ply; when another
         // move also reaches a test bound at or above beta, the node fails high at once
         // (multi-cut). The other moves are searched in this frame with the TT move
@@ -115,22 +130,22 @@ impl Core {
         let mut singular = false;
         if let Some(h) = hit {
             if self.params.singular
-                && depth >= self.params.se_depth
+                && plies >= self.params.se_depth
                 && ply < 2 * self.root_depth
                 && tt_move.is_some()
-                && h.depth >= depth - 3
+                && h.depth >= depth - 3 * ONE_PLY
                 && h.lower > -VALUE_INFINITE
                 && !is_mate(h.lower)
                 && tt_move_is_listed(board, tt_move, &stack[0].bbox)
             {
-                let s_beta = h.lower - self.params.se_margin * depth;
+                let s_beta = h.lower - self.params.se_margin * depth / ONE_PLY;
                 stack[0].excluded = tt_move;
                 let v = self.search(
                     board,
                     stack,
                     s_beta - 1,
                     s_beta,
-                    (depth - 1) / 2,
+                    (depth - ONE_PLY) / (2 * ONE_PLY) * ONE_PLY,
                     ply,
                     false,
                 );
@@ -170,7 +185,7 @@ impl Core {
         let first = usize::from(early_tt);
         let mut ext = 0;
         let mut i = 0;
-        let top_n = if self.params.wide_n > 0 && depth >= self.params.wide_depth {
+        let top_n = if self.params.wide_n > 0 && plies >= self.params.wide_depth {
             self.params.wide_n.max(self.params.top_n)
         } else {
             self.params.top_n
@@ -225,18 +240,21 @@ impl Core {
                     // Move-count pruning: fewer moves the nearer the leaves.
                     if unforced {
                         let last = LMR_TABLE - 1;
-                        n = n.min(usize::from(self.move_counts[(depth as usize).min(last)]));
+                        n = n.min(usize::from(self.move_counts[(plies as usize).min(last)]));
                     }
                     // Late-move pruning near the leaves.
-                    if self.params.lmp > 0 && unforced && depth <= 4 {
-                        n = n.min(self.params.lmp + (depth * depth) as usize);
+                    if self.params.lmp > 0 && unforced && plies <= 4 {
+                        n = n.min(self.params.lmp + (plies * plies) as usize);
                     }
                     // Extension of forced single replies.
-                    ext = i32::from(
-                        self.params.forced_extension
-                            && stage == Stage::BlockFive
-                            && cur.moves.len() == 1,
-                    );
+                    ext = if self.params.forced_extension
+                        && stage == Stage::BlockFive
+                        && cur.moves.len() == 1
+                    {
+                        self.params.fext_quarters * ONE_PLY / 4
+                    } else {
+                        0
+                    };
                 }
                 if i >= n || i - first >= cur.moves.len() {
                     break;
@@ -254,7 +272,7 @@ impl Core {
             };
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
-            let new_depth = depth - 1 + ext + i32::from(singular && m == tt_move);
+            let new_depth = depth - ONE_PLY + ext + ONE_PLY * i32::from(singular && m == tt_move);
             rest[0].bbox = cur.bbox.with(m, w, h);
             // The child's table bucket is fetched while the move updates the board.
             self.tt.prefetch(board.key_after(m));
@@ -265,19 +283,19 @@ impl Core {
             } else {
                 let r = if unforced {
                     let last = LMR_TABLE - 1;
-                    let r = i32::from(self.reductions[(depth as usize).min(last)][i.min(last)]);
+                    let r = i32::from(self.reductions[(plies as usize).min(last)][i.min(last)]);
                     let r = if quiet {
                         r
                     } else {
                         r - self.params.lmr_tactical
                     };
-                    r.clamp(0, new_depth)
+                    (r * ONE_PLY).clamp(0, new_depth.max(0))
                 } else if matches!(stage, Stage::DefendThree | Stage::DefendFourThree)
                     && self.params.lmr_defend
                     && i >= 2
-                    && depth >= 3
+                    && plies >= 3
                 {
-                    1
+                    ONE_PLY
                 } else {
                     0
                 };
@@ -314,7 +332,7 @@ impl Core {
                             cur.killers[0] = m;
                         }
                         let hist = &mut self.history[me.idx()][m.idx()];
-                        *hist = (*hist + self.params.history_scale * depth * depth)
+                        *hist = (*hist + self.params.history_scale * plies * plies)
                             .min(self.params.history_cap);
                         break;
                     }

@@ -39,6 +39,15 @@ use threats::{split_tables, RootBudgets, RootThreat, Threats};
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
 
+pub use crate::types::ONE_PLY;
+
+/// The whole plies of a depth in [`ONE_PLY`] units, rounded to the nearest and at least
+/// one: the index of the depth-keyed tables and margins at a node of `depth` > 0.
+#[must_use]
+pub fn whole_plies(depth: i32) -> i32 {
+    ((depth + ONE_PLY / 2) / ONE_PLY).max(1)
+}
+
 /// Solver speed assumed when fitting the root threat phase's node budgets into its time
 /// share (nodes per millisecond; about half what one loaded core does).
 const SOLVER_NODES_PER_MS: u64 = 500;
@@ -877,20 +886,23 @@ impl Core {
             } else {
                 0
             };
+            // The children's depth in ONE_PLY units.
+            let child = (depth - 1) * ONE_PLY;
             board.make(m);
             self.nodes += 1;
             let v = if r > 0 {
-                let mut v = -self.search(board, rest, -alpha - 1, -alpha, depth - 1 - r, 1, false);
+                let reduced = child - r * ONE_PLY;
+                let mut v = -self.search(board, rest, -alpha - 1, -alpha, reduced, 1, false);
                 if v > alpha {
-                    v = -self.search(board, rest, -beta, -alpha, depth - 1, 1, beta - alpha > 1);
+                    v = -self.search(board, rest, -beta, -alpha, child, 1, beta - alpha > 1);
                 }
                 v
             } else if i == 0 || !pvs {
-                -self.search(board, rest, -beta, -alpha, depth - 1, 1, beta - alpha > 1)
+                -self.search(board, rest, -beta, -alpha, child, 1, beta - alpha > 1)
             } else {
-                let mut v = -self.search(board, rest, -alpha - 1, -alpha, depth - 1, 1, false);
+                let mut v = -self.search(board, rest, -alpha - 1, -alpha, child, 1, false);
                 if v > alpha && v < beta {
-                    v = -self.search(board, rest, -beta, -alpha, depth - 1, 1, true);
+                    v = -self.search(board, rest, -beta, -alpha, child, 1, true);
                 }
                 v
             };
@@ -923,7 +935,8 @@ impl Core {
             } else {
                 Bound::Upper
             };
-            self.tt.store(board.key(), 0, best, best_move, depth, bound);
+            self.tt
+                .store(board.key(), 0, best, best_move, depth * ONE_PLY, bound);
         }
         (best, best_move)
     }
@@ -1158,6 +1171,17 @@ fn info_of_search(r: &SearchResult, seldepth: i32, time_ms: u64) -> SearchInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fractional_depth_counts_as_the_nearest_whole_ply_and_at_least_one() {
+        for plies in 1..=MAX_DEPTH {
+            assert_eq!(whole_plies(plies * ONE_PLY), plies);
+        }
+        assert_eq!(whole_plies(1), 1, "a quarter ply still searches one ply");
+        assert_eq!(whole_plies(ONE_PLY + ONE_PLY / 4), 1);
+        assert_eq!(whole_plies(ONE_PLY + ONE_PLY / 2), 2);
+        assert_eq!(whole_plies(2 * ONE_PLY - 1), 2);
+    }
 
     fn result(best: Pos, value: Value, depth: i32) -> SearchResult {
         SearchResult {
