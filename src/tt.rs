@@ -102,8 +102,9 @@ pub fn value_from_tt(v: Value, ply: i32) -> Value {
 }
 
 // Data word layout: lower bound i16 (bits 0..16, `NO_LOWER` = none), upper bound i16
-// (16..32, `NO_UPPER` = none), move u16 (32..48), depth i8 (48..56), kind of the last
-// bound stored (56..58), generation (58..64, modulo 64).
+// (16..32, `NO_UPPER` = none), move u16 (32..48), depth u8 (48..56: `ONE_PLY` units
+// clamped to 0..=255, up to 63.75 plies; the search stores only positive depths), kind
+// of the last bound stored (56..58), generation (58..64, modulo 64).
 const NO_LOWER: i16 = i16::MIN;
 const NO_UPPER: i16 = i16::MAX;
 /// Generations are stored modulo this.
@@ -144,7 +145,7 @@ impl Data {
         u64::from(self.lower as u16)
             | u64::from(self.upper as u16) << 16
             | u64::from(self.best.0) << 32
-            | u64::from(self.depth.clamp(-128, 127) as i8 as u8) << 48
+            | u64::from(self.depth.clamp(0, 255) as u8) << 48
             | (self.bound as u64) << 56
             | u64::from(self.generation & GEN_MASK) << 58
     }
@@ -154,7 +155,7 @@ impl Data {
             lower: w as u16 as i16,
             upper: (w >> 16) as u16 as i16,
             best: Pos((w >> 32) as u16),
-            depth: i32::from((w >> 48) as u8 as i8),
+            depth: i32::from((w >> 48) as u8),
             bound: Bound::from_bits(w >> 56),
             generation: ((w >> 58) as u8) & GEN_MASK,
         }
@@ -513,6 +514,19 @@ mod tests {
         t.store(key, 0, 5, Pos::NONE, 7, Bound::Lower);
         let h = t.probe(key, 0).unwrap();
         assert_eq!((h.lower, h.upper, h.value), (5, VALUE_INFINITE, 5));
+    }
+
+    #[test]
+    fn depths_in_quarter_plies_up_to_63_plies_are_kept_exactly() {
+        let mut t = Tt::new(1 << 16);
+        for (i, depth) in [1, 4, 127, 128, 200, 255].into_iter().enumerate() {
+            let key = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(i as u64 + 1);
+            t.store(key, 0, 5, Pos::new(1, 2), depth, Bound::Lower);
+            assert_eq!(t.probe(key, 0).map(|h| h.depth), Some(depth), "{depth}");
+        }
+        // Deeper than the field holds: stored as the deepest it holds (it only cuts less).
+        t.store(42 << 20, 0, 5, Pos::new(1, 2), 300, Bound::Lower);
+        assert_eq!(t.probe(42 << 20, 0).map(|h| h.depth), Some(255));
     }
 
     #[test]

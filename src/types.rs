@@ -301,7 +301,7 @@ pub type Value = i32;
 
 /// Search depth below the root is counted in fractions of a ply: `ONE_PLY` units make a
 /// ply, so that an extension can be a fraction of a ply. The transposition table stores
-/// these units (clamped at 127, 31.75 plies: a deeper entry only cuts less).
+/// these units (clamped at 255, 63.75 plies: a deeper entry only cuts less).
 pub const ONE_PLY: i32 = 4;
 
 /// Score of a won position at the root (a five now).
