@@ -518,7 +518,7 @@ mod tests {
 
     #[test]
     fn depths_in_quarter_plies_up_to_63_plies_are_kept_exactly() {
-        let mut t = Tt::new(1 << 16);
+        let t = Tt::new(1 << 16);
         for (i, depth) in [1, 4, 127, 128, 200, 255].into_iter().enumerate() {
             let key = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(i as u64 + 1);
             t.store(key, 0, 5, Pos::new(1, 2), depth, Bound::Lower);
