@@ -97,20 +97,7 @@ impl Core {
             }
         }
 
-        // Step 5c. Razoring: near the leaves, a static value far below alpha (and no five
-        // point of the opponent to block) goes to the leaf search, which looks for a VCF.
-        if !pv
-            && plies <= self.params.razor_depth
-            && !is_mate(alpha)
-            && !excluded.is_some()
-            && board.count(board.side_to_move().opp(), Pattern4::Five) == 0
-            && evaluate(board, &self.params.eval) + self.params.razor_margin * (1 + plies) / 2
-                < alpha
-        {
-            return self.qsearch(board, stack, alpha, alpha + 1, ply, 0);
-        }
-
-        // Step 5d. Internal iterative reduction: without a TT move the ordering is a
+        // Step 5c. Internal iterative reduction: without a TT move the ordering is a
         // guess; a shallower search is cheaper and fills the table for the next one.
         let (depth, plies) = if self.params.iir_depth > 0
             && plies >= self.params.iir_depth
@@ -122,7 +109,7 @@ impl Core {
             (depth, plies)
         };
 
-        // Step 5e. Singular extension: when every other move falls clearly short of the
+        // Step 5d. Singular extension: when every other move falls clearly short of the
         // TT move's bound at half depth, the TT move is extended by one ply; when another
         // move also reaches a test bound at or above beta, the node fails high at once
         // (multi-cut). The other moves are searched in this frame with the TT move

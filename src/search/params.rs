@@ -136,17 +136,6 @@ crate::tunable! {
         rfp_margin: Value = 80,
             "rfp_margin" [0, 10_000] => "reverse futility: return the static value if it \
                 beats beta by this much per ply left";
-        /// Razoring: at a non-PV node with at most this many plies left (0 = off), where
-        /// the opponent has no five point, a static value below alpha by more than
-        /// `razor_margin · (1 + plies) / 2` drops to the leaf search (forced blocks, the
-        /// leaf VCF, the static value).
-        razor_depth: i32 = 0,
-            "razor" [0, 20] => "razoring: at this many plies left or fewer, a static value far \
-                below alpha drops to the leaf search and its VCF (0 = off)";
-        /// Razoring margin: `razor_margin · (1 + plies) / 2` below alpha.
-        razor_margin: Value = 40,
-            "razor_margin" [0, 10_000] => "razoring: the static value must be this much below \
-                alpha at one ply left (half as much more per further ply)";
         /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
         /// `lmp + d²` are skipped (0 = off).
         lmp: usize = 0,
