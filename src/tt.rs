@@ -479,12 +479,16 @@ mod tests {
     fn pack_round_trips_extremes() {
         for &(v, d, b) in &[
             (0, 0, Bound::Exact),
-            (-30_000, -5, Bound::Upper),
+            (-30_000, 255, Bound::Upper),
             (30_000, 120, Bound::Lower),
         ] {
             let data = Data::single(v, Pos::new(31, 31), d, b, 61);
             assert_eq!(Data::unpack(data.pack()), data);
         }
+        // A depth below zero (never stored by the search) comes back as zero, which
+        // cuts nothing: every probe asks for a positive depth.
+        let data = Data::single(5, Pos::new(1, 1), -5, Bound::Upper, 3);
+        assert_eq!(Data::unpack(data.pack()).depth, 0);
     }
 
     #[test]
