@@ -234,10 +234,7 @@ impl Core {
                         n = n.min(self.params.lmp + (plies * plies) as usize);
                     }
                     // Extension of forced single replies.
-                    ext = if self.params.forced_extension
-                        && stage == Stage::BlockFive
-                        && cur.moves.len() == 1
-                    {
+                    ext = if stage == Stage::BlockFive && cur.moves.len() == 1 {
                         self.params.fext_quarters * ONE_PLY / 4
                     } else {
                         0

@@ -200,15 +200,12 @@ crate::tunable! {
         order_learned: bool = false,
             "order_learned" => "order the unforced moves by the learned move-ordering \
                 scores (freestyle only; other rules keep the pattern-class weights)";
-        /// Extend a node whose only move is a forced block by one ply.
-        forced_extension: bool = true,
-            "fext" => "a node whose only move is a forced block is extended by one ply";
         /// The extension of a node whose only move is a forced block, in quarter plies
-        /// (with `fext`; 4 = one ply, so that a four and its block cost one ply; 5 makes
-        /// a line of fours cheaper than a ply per four).
+        /// (0 = none; 4 = one ply, so that a four and its block cost one ply; 5 makes a
+        /// line of fours cheaper than a ply per four).
         fext_quarters: i32 = 4,
-            "fext_q" [0, 8] => "extension of a forced single block, in quarter plies (with \
-                `fext`; 4 = one ply)";
+            "fext_q" [0, 8] => "extension of a node whose only move is a forced block, in \
+                quarter plies (0 = none, 4 = one ply)";
         /// Most plies of forced blocks the quiescence search plays.
         qsearch_max_ply: i32 = 12,
             "qply" [0, 60] => "most forced blocks in the leaf search";
