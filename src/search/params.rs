@@ -88,8 +88,10 @@ crate::tunable! {
             "lmr_depth" [1, 100] => "reductions only at this remaining depth or more";
         /// Logarithmic reductions: a quiet move at index `i` and depth `d` is reduced by
         /// `(lmr_c + lmr_k · ln d · ln i) / 1000` plies (0 = the older step formula: 1 ply,
-        /// 2 from twice the minimum index and depth).
-        lmr_k: i32 = 1400,
+        /// 2 from twice the minimum index and depth). 700 since the eighth session of
+        /// 2026-11-26: 1400 won self-play at 50 k nodes but scaled worse against PentaZen
+        /// at 250–500 ms per move (benches/RESULTS.md).
+        lmr_k: i32 = 700,
             "lmr_k" [0, 10_000] => "reduction = (`lmr_c` + `lmr_k` · ln depth · ln index) / \
                 1000 plies (0: the old steps of 1 ply, 2 from twice `lmr_index` and \
                 `lmr_depth`)";
