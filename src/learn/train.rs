@@ -629,11 +629,12 @@ mod tests {
             nodes: 400,
             seed: 3,
             threads: 2,
-            // The data of the search as it was when this test was written (top-N 10):
-            // with 24 games of 400 nodes the validation part is too small for any
-            // setting to be sure to improve, and this one is known to.
+            // The data of the search as it was when this test was written (top-N 10, no
+            // move-count pruning): with 24 games of 400 nodes the validation part is too
+            // small for any setting to be sure to improve, and this one is known to.
             params: SearchParams {
                 top_n: 10,
+                mcp: 0,
                 ..SearchParams::default()
             },
             random_plies: 6,

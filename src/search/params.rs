@@ -145,7 +145,11 @@ crate::tunable! {
                 `lmp` + depth² moves (0 = off)";
         /// Move-count pruning: at an unforced node with `d` plies left, at most
         /// `mcp + d^(mcp_pow / 1000)` moves (and never more than the top-N; 0 = off).
-        mcp: usize = 0,
+        /// 3 since 2026-11-27 (4 moves at 1 ply left, 9 at 4, the whole top-N from 9):
+        /// against PentaZen, 800 games (freestyle, standard and renju at 250 ms per move,
+        /// renju at 500 ms), 42.8 % against 39.6 % for 0 side by side, most of it in renju
+        /// (see benches/RESULTS.md, ninth session).
+        mcp: usize = 3,
             "mcp" [0, 1024] => "move-count pruning: at an unforced node with d plies left \
                 at most `mcp` + d^(`mcp_pow` / 1000) moves, within the top-N (0 = off)";
         /// Exponent of the move-count curve, in thousandths.
