@@ -146,9 +146,9 @@ crate::tunable! {
         /// Move-count pruning: at an unforced node with `d` plies left, at most
         /// `mcp + d^(mcp_pow / 1000)` moves (and never more than the top-N; 0 = off).
         /// 3 since 2026-11-27 (4 moves at 1 ply left, 9 at 4, the whole top-N from 9):
-        /// against PentaZen, 800 games (freestyle, standard and renju at 250 ms per move,
-        /// renju at 500 ms), 42.8 % against 39.6 % for 0 side by side, most of it in renju
-        /// (see benches/RESULTS.md, ninth session).
+        /// against PentaZen, 1000 games (freestyle, standard and renju at 250 ms per move,
+        /// freestyle and renju at 500 ms), 42.2 % against 40.0 % for 0 side by side: standard
+        /// and renju gain, freestyle is level (see benches/RESULTS.md, ninth session).
         mcp: usize = 3,
             "mcp" [0, 1024] => "move-count pruning: at an unforced node with d plies left \
                 at most `mcp` + d^(`mcp_pow` / 1000) moves, within the top-N (0 = off)";
