@@ -287,11 +287,35 @@ pub struct OrderInfo<'a> {
     pub killer: i32,
     /// Learned scores of the unforced stage instead of `own`/`opp` ([`crate::order`]).
     pub learned: Option<&'a OrderTable>,
-    /// The last move and the side to move's previous one (for `learned`).
-    pub near: [Pos; 2],
+    /// The last four moves, newest first ([`crate::order::near_moves`]; `learned` uses
+    /// the first two, `far` all four).
+    pub near: [Pos; 4],
+    /// Scale down the pattern score of a cell far from the recent moves: by half when
+    /// it is more than [`FAR`] squares from the last two moves, by three quarters when
+    /// from all four (the search parameter `order_far`).
+    pub far: bool,
     /// When the opponent has a four-three point and no straight-four point, list only
     /// the moves that can stop it ([`Stage::DefendFourThree`]).
     pub four_three: bool,
+}
+
+/// Chebyshev distance beyond which a cell is far from a recent move (`OrderInfo::far`).
+pub const FAR: usize = 4;
+
+/// How far `p` is from the recent moves `near` (newest first), as a shift of its
+/// ordering score: 0 when within [`FAR`] of the last move or of the one before it, 1
+/// when only of the two before those, 2 when of none. A missing move counts as near.
+#[inline]
+#[must_use]
+pub fn far_shift(p: Pos, near: &[Pos; 4]) -> u32 {
+    let far = |q: Pos| q.is_some() && p.distance(q) > FAR;
+    if !far(near[0]) || !far(near[1]) {
+        0
+    } else if !far(near[2]) || !far(near[3]) {
+        1
+    } else {
+        2
+    }
 }
 
 impl<'a> OrderInfo<'a> {
@@ -311,7 +335,8 @@ impl<'a> OrderInfo<'a> {
             opp,
             killer: 0,
             learned: None,
-            near: [Pos::NONE; 2],
+            near: [Pos::NONE; 4],
+            far: false,
             four_three: false,
         }
     }
@@ -692,6 +717,11 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     let base_of = |p: Pos| {
         let o = board.pattern4(p, me);
         let base = own[o as usize] + opp_w[board.pattern4(p, opp) as usize];
+        let base = if info.far && base > 0 {
+            (base >> far_shift(p, &info.near)).max(1)
+        } else {
+            base
+        };
         match info.learned {
             // The cells listed stay those with a pattern; the learned score orders them
             // (it is at least 1, see `OrderTable::new`).
@@ -874,6 +904,26 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_far_from_the_last_two_moves_orders_at_half_and_from_all_four_at_a_quarter() {
+        let at = Pos::new;
+        // Newest first: the last move, the mover's previous one, the two before.
+        let near = [at(7, 7), at(8, 8), at(2, 2), at(12, 2)];
+        // Within four squares (Chebyshev) of the last move or the one before it.
+        assert_eq!(far_shift(at(11, 7), &near), 0);
+        assert_eq!(far_shift(at(12, 12), &near), 0);
+        // Five or more from both, within four of an older move.
+        assert_eq!(far_shift(at(2, 1), &near), 1);
+        assert_eq!(far_shift(at(13, 0), &near), 1);
+        // Far from all four.
+        assert_eq!(far_shift(at(0, 14), &near), 2);
+        // A missing move (the start of a game) counts as near.
+        let early = [at(7, 7), Pos::NONE, Pos::NONE, Pos::NONE];
+        assert_eq!(far_shift(at(0, 14), &early), 0);
+        let three = [at(7, 7), at(8, 8), at(2, 2), Pos::NONE];
+        assert_eq!(far_shift(at(0, 14), &three), 1);
+    }
 
     /// A list of 1..60 distinct squares with small scores (many ties), and a copy of it.
     fn random_list_twice(rng: &mut rand::rngs::StdRng) -> (MoveList, MoveList) {
@@ -1092,7 +1142,8 @@ mod tests {
                     opp: &params.order_opp,
                     killer: params.killer_score,
                     learned: None,
-                    near: [Pos::NONE; 2],
+                    near: [Pos::NONE; 4],
+                    far: false,
                     four_three: false,
                 };
                 let min_fill = rng.gen_range(0..40);

@@ -43,14 +43,14 @@ pub fn bucket(p: Pos, stone: Pos) -> usize {
     }
 }
 
-/// The last move and the side to move's previous one ([`Pos::NONE`] where there is
-/// none).
+/// The last four moves, newest first: the last move, the side to move's previous one
+/// and the two before them ([`Pos::NONE`] where there is none).
 #[inline]
 #[must_use]
-pub fn near_moves(board: &Board) -> [Pos; 2] {
+pub fn near_moves(board: &Board) -> [Pos; 4] {
     let h = board.history();
     let at = |k: usize| h.len().checked_sub(k).map_or(Pos::NONE, |i| h[i]);
-    [at(1), at(2)]
+    [at(1), at(2), at(3), at(4)]
 }
 
 impl OrderWeights {

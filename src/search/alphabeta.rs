@@ -192,6 +192,7 @@ impl Core {
                         killer: self.params.killer_score,
                         learned: self.order,
                         near: crate::order::near_moves(board),
+                        far: self.params.order_far,
                         four_three: self.params.four_three > 0,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, top_n);
@@ -225,7 +226,7 @@ impl Core {
                     };
                     n = keep.min(listed);
                     // Move-count pruning: fewer moves the nearer the leaves.
-                    if unforced {
+                    if unforced || (stage == Stage::DefendThree && self.params.mcp_defend) {
                         let last = LMR_TABLE - 1;
                         n = n.min(usize::from(self.move_counts[(plies as usize).min(last)]));
                     }

@@ -152,6 +152,12 @@ crate::tunable! {
         mcp: usize = 3,
             "mcp" [0, 1024] => "move-count pruning: at an unforced node with d plies left \
                 at most `mcp` + d^(`mcp_pow` / 1000) moves, within the top-N (0 = off)";
+        /// Move-count pruning also at a node that must answer an open three (its
+        /// defences and own fours, best-ordered: the defences first): at most `mcp` +
+        /// d^(`mcp_pow` / 1000) of them.
+        mcp_defend: bool = false,
+            "mcp_defend" => "move-count pruning (`mcp`'s curve) also at a node that must \
+                answer an open three (defences first, then own fours)";
         /// Exponent of the move-count curve, in thousandths.
         mcp_pow: u32 = 1320,
             "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
@@ -206,6 +212,13 @@ crate::tunable! {
         order_learned: bool = false,
             "order_learned" => "order the unforced moves by the learned move-ordering \
                 scores (freestyle only; other rules keep the pattern-class weights)";
+        /// Halve the ordering score of an unforced cell more than four squares from the
+        /// last two moves, quarter it when also from the two before (the hand-set
+        /// weights only; the top-N cut then keeps the moves near the fight).
+        order_far: bool = false,
+            "order_far" => "order unforced moves far from the recent moves later: a cell \
+                more than 4 squares (Chebyshev) from the last two moves has its pattern \
+                score halved, from the last four quartered";
         /// The extension of a node whose only move is a forced block, in quarter plies
         /// (0 = none; 4 = one ply, so that a four and its block cost one ply; 5 makes a
         /// line of fours cheaper than a ply per four).
