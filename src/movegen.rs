@@ -1083,6 +1083,42 @@ mod tests {
         (stage, out)
     }
 
+    #[test]
+    fn order_far_scales_the_pattern_score_of_cells_far_from_the_recent_moves() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");
+        // Black's pair in one corner, the last moves in the other.
+        for (x, y) in [(2, 2), (12, 12), (3, 2), (13, 12), (10, 10), (13, 13)] {
+            board.make(Pos::new(x, y));
+        }
+        let params = crate::search::params::SearchParams::default();
+        let history = [0i32; NUM_CELLS];
+        let plain = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
+        let far = OrderInfo {
+            near: crate::order::near_moves(&board),
+            far: true,
+            ..OrderInfo::plain(&history, &params.order_own, &params.order_opp)
+        };
+        let bbox = BBox::of_board(&board);
+        let (mut a, mut b) = (MoveList::default(), MoveList::default());
+        assert_eq!(generate(&mut board, &bbox, &mut a, &plain, 0), Stage::All);
+        assert_eq!(generate(&mut board, &bbox, &mut b, &far, 0), Stage::All);
+        assert_eq!(a.len(), b.len());
+        let mut shifts = [0usize; 3];
+        for m in a.as_slice() {
+            let shift = far_shift(m.pos, &far.near);
+            shifts[shift as usize] += 1;
+            let scaled = b
+                .as_slice()
+                .iter()
+                .find(|s| s.pos == m.pos)
+                .expect("listed");
+            assert_eq!(scaled.score, (m.score >> shift).max(1), "{}", m.pos);
+        }
+        // Cells near the last moves and cells near black's pair only (e.g. 4,2).
+        assert!(shifts[0] > 0 && shifts[1] > 0, "{shifts:?}");
+        assert_eq!(far_shift(Pos::new(4, 2), &far.near), 1);
+    }
+
     /// The empty squares next to stones, or the centre of an empty board: the moves of
     /// the random games below.
     fn near_squares(board: &Board) -> Vec<Pos> {
