@@ -717,11 +717,6 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     let base_of = |p: Pos| {
         let o = board.pattern4(p, me);
         let base = own[o as usize] + opp_w[board.pattern4(p, opp) as usize];
-        let base = if info.far && base > 0 {
-            (base >> far_shift(p, &info.near)).max(1)
-        } else {
-            base
-        };
         match info.learned {
             // The cells listed stay those with a pattern; the learned score orders them
             // (it is at least 1, see `OrderTable::new`).
@@ -729,12 +724,29 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
             _ => (o, base),
         }
     };
+    // `far` (hand-set weights only): the padded column and row of each recent move; a
+    // missing one is near every cell ([`far_shift`], computed here row by row).
+    let far = info.far && info.learned.is_none();
+    let recent = info.near.map(|q| {
+        q.is_some()
+            .then(|| ((q.idx() % STRIDE) as i32, (q.idx() / STRIDE) as i32))
+    });
+    const R: i32 = FAR as i32;
     // Candidates with no pattern (the TT move and killers among them included).
     let mut zero = 0usize;
     let mut len = 0usize;
     let mut i = first;
     for _ in 0..rows {
         let end = i + width;
+        // The columns within `FAR` of each recent move on this row (none when the row
+        // is farther; all for a missing move).
+        let (row_first, y) = (i, (i / STRIDE) as i32);
+        let x_first = (i % STRIDE) as i32;
+        let span = recent.map(|r| match r {
+            None => (i32::MIN, i32::MAX),
+            Some((rx, ry)) if (ry - y).abs() <= R => (rx - R, rx + R),
+            Some(_) => (1, 0),
+        });
         while i < end {
             let p = Pos(i as u16);
             i += 1;
@@ -746,6 +758,20 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
                 zero += 1;
                 continue;
             }
+            let base = if far && base > 0 {
+                let x = x_first + (i - 1 - row_first) as i32;
+                let near = |k: usize| (span[k].0..=span[k].1).contains(&x);
+                let shift = if near(0) || near(1) {
+                    0
+                } else if near(2) || near(3) {
+                    1
+                } else {
+                    2
+                };
+                (base >> shift).max(1)
+            } else {
+                base
+            };
             if FORBID && o == Pattern4::Forbid && !forbid.add(p) {
                 continue;
             }
