@@ -630,11 +630,13 @@ mod tests {
             seed: 3,
             threads: 2,
             // The data of the search as it was when this test was written (top-N 10, no
-            // move-count pruning): with 24 games of 400 nodes the validation part is too
-            // small for any setting to be sure to improve, and this one is known to.
+            // move-count pruning, no distance ordering): with 24 games of 400 nodes the
+            // validation part is too small for any setting to be sure to improve, and
+            // this one is known to.
             params: SearchParams {
                 top_n: 10,
                 mcp: 0,
+                order_far: false,
                 ..SearchParams::default()
             },
             random_plies: 6,
