@@ -290,9 +290,9 @@ pub struct OrderInfo<'a> {
     /// The last four moves, newest first ([`crate::order::near_moves`]; `learned` uses
     /// the first two, `far` all four).
     pub near: [Pos; 4],
-    /// Scale down the pattern score of a cell far from the recent moves: by half when
-    /// it is more than [`FAR`] squares from the last two moves, by three quarters when
-    /// from all four (the search parameter `order_far`).
+    /// Scale down the pattern score of a cell far from the recent moves: halved when it
+    /// is more than [`FAR`] squares from the last two moves, quartered when from all
+    /// four (the search parameter `order_far`).
     pub far: bool,
     /// When the opponent has a four-three point and no straight-four point, list only
     /// the moves that can stop it ([`Stage::DefendFourThree`]).
@@ -301,22 +301,6 @@ pub struct OrderInfo<'a> {
 
 /// Chebyshev distance beyond which a cell is far from a recent move (`OrderInfo::far`).
 pub const FAR: usize = 4;
-
-/// How far `p` is from the recent moves `near` (newest first), as a shift of its
-/// ordering score: 0 when within [`FAR`] of the last move or of the one before it, 1
-/// when only of the two before those, 2 when of none. A missing move counts as near.
-#[inline]
-#[must_use]
-pub fn far_shift(p: Pos, near: &[Pos; 4]) -> u32 {
-    let far = |q: Pos| q.is_some() && p.distance(q) > FAR;
-    if !far(near[0]) || !far(near[1]) {
-        0
-    } else if !far(near[2]) || !far(near[3]) {
-        1
-    } else {
-        2
-    }
-}
 
 impl<'a> OrderInfo<'a> {
     /// The pattern-class weights `own`/`opp` alone: no TT move, killers, learned table
@@ -725,7 +709,7 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
         }
     };
     // `far` (hand-set weights only): the padded column and row of each recent move; a
-    // missing one is near every cell ([`far_shift`], computed here row by row).
+    // missing one is near every cell.
     let far = info.far && info.learned.is_none();
     let recent = info.near.map(|q| {
         q.is_some()
@@ -930,6 +914,21 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The generator's `far` scaling written directly (the reference of the tests): how
+    /// far `p` is from the recent moves `near` (newest first), as a shift of its
+    /// ordering score: 0 when within `FAR` of the last move or of the one before it, 1
+    /// when only of the two before those, 2 when of none. A missing move counts as near.
+    fn far_shift(p: Pos, near: &[Pos; 4]) -> u32 {
+        let far = |q: Pos| q.is_some() && p.distance(q) > FAR;
+        if !far(near[0]) || !far(near[1]) {
+            0
+        } else if !far(near[2]) || !far(near[3]) {
+            1
+        } else {
+            2
+        }
+    }
 
     #[test]
     fn a_cell_far_from_the_last_two_moves_orders_at_half_and_from_all_four_at_a_quarter() {
