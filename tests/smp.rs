@@ -125,15 +125,16 @@ fn a_multi_threaded_search_honours_the_stop_flag() {
 }
 
 /// A freestyle position where white wins in 15 plies (found by a 100 ms game search):
-/// with the threat solvers off, one thread proves the win at depth 9; two and three
-/// threads at the same depth must prove it too and play a move that wins, which a
-/// one-thread search of the position after it confirms.
+/// with the threat solvers off (and the move ordering this test was written with, no
+/// `order_far`), one thread proves the win at depth 9; two and three threads at the
+/// same depth must prove it too and play a move that wins, which a one-thread search
+/// of the position after it confirms.
 #[test]
 fn a_multi_threaded_search_finds_the_forced_win_one_thread_finds() {
     let pos = "7,7 6,8 8,6 8,7 6,6 7,6 8,8 5,5 6,5 6,4 9,9 10,10 4,6 6,9 9,6 6,10 6,11 7,10 \
                9,8 9,7 11,8 8,10 9,10";
     let mut params = SearchParams::default();
-    params.apply("threats=off").unwrap();
+    params.apply("threats=off,order_far=off").unwrap();
     let mut b = board_from(15, Rule::Freestyle, &moves(pos)).unwrap();
     let one = search(&mut b, 1, &params, &depth_limits(9));
     assert!(is_mate(one.value) && one.value > 0, "one thread: {one:?}");

@@ -149,9 +149,9 @@ crate::tunable! {
         /// against PentaZen, 1000 games (freestyle, standard and renju at 250 ms per move,
         /// freestyle and renju at 500 ms), 42.2 % against 40.0 % for 0 side by side: standard
         /// and renju gain, freestyle is level (see benches/RESULTS.md, ninth session).
-        /// 6 since the tenth session (7 moves at 1 ply left, 12 at 4, the whole top 20
-        /// from 8), together with `order_far`: see that key.
-        mcp: usize = 6,
+        /// 6 scored lower than 3 together with `order_far` in the tenth session (see
+        /// that key).
+        mcp: usize = 3,
             "mcp" [0, 1024] => "move-count pruning: at an unforced node with d plies left \
                 at most `mcp` + d^(`mcp_pow` / 1000) moves, within the top-N (0 = off)";
         /// Move-count pruning also at a node that must answer an open three (its
@@ -217,10 +217,10 @@ crate::tunable! {
         /// Halve the ordering score of an unforced cell more than four squares from the
         /// last two moves, quarter it when also from the two before (the hand-set
         /// weights only; the top-N cut then keeps the moves near the fight). On since
-        /// the tenth session (2026-11-27), with `mcp=6`: against PentaZen at 250 ms per
-        /// move, 200 games per rule side by side with the old defaults (`mcp=3`, off),
-        /// freestyle 56.2 % against 43.5 %, standard 42.0 % against 44.0 %, renju 44.3 %
-        /// against 44.0 % (benches/RESULTS.md, tenth session).
+        /// the tenth session (2026-11-27): against PentaZen at 250 ms per move, 200 games
+        /// per rule, freestyle 50.2 %, standard 50.7 %, renju 52.7 % against the old
+        /// default's 43.5 %, 44.0 %, 44.0 % (with `mcp=6` as well: 56.2 %, 42.0 %,
+        /// 44.3 %; benches/RESULTS.md, tenth session).
         order_far: bool = true,
             "order_far" => "order unforced moves far from the recent moves later: a cell \
                 more than 4 squares (Chebyshev) from the last two moves has its pattern \
