@@ -708,13 +708,12 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
             _ => (o, base),
         }
     };
-    // `far` (hand-set weights only): the padded column and row of each recent move; a
-    // missing one is near every cell.
+    // `far` (hand-set weights only): the column and row of each recent move; a missing
+    // one is near every cell.
     let far = info.far && info.learned.is_none();
-    let recent = info.near.map(|q| {
-        q.is_some()
-            .then(|| ((q.idx() % STRIDE) as i32, (q.idx() / STRIDE) as i32))
-    });
+    let recent = info
+        .near
+        .map(|q| q.is_some().then(|| (q.x() as i32, q.y() as i32)));
     const R: i32 = FAR as i32;
     // Candidates with no pattern (the TT move and killers among them included).
     let mut zero = 0usize;
@@ -724,8 +723,8 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
         let end = i + width;
         // The columns within `FAR` of each recent move on this row (none when the row
         // is farther; all for a missing move).
-        let (row_first, y) = (i, (i / STRIDE) as i32);
-        let x_first = (i % STRIDE) as i32;
+        let row_first = i;
+        let (x_first, y) = (Pos(i as u16).x() as i32, Pos(i as u16).y() as i32);
         let span = recent.map(|r| match r {
             None => (i32::MIN, i32::MAX),
             Some((rx, ry)) if (ry - y).abs() <= R => (rx - R, rx + R),
