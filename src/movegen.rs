@@ -291,15 +291,17 @@ pub struct OrderInfo<'a> {
     /// the first two, `far` all four).
     pub near: [Pos; 4],
     /// Scale down the pattern score of a cell far from the recent moves: halved when it
-    /// is more than [`FAR`] squares from the last two moves, quartered when from all
-    /// four (the search parameter `order_far`).
-    pub far: bool,
+    /// is more than `far` squares (Chebyshev) from the last two moves, quartered when
+    /// from all four (0 = off; the search parameters `order_far` and `far_dist`, default
+    /// [`FAR`]).
+    pub far: i32,
     /// When the opponent has a four-three point and no straight-four point, list only
     /// the moves that can stop it ([`Stage::DefendFourThree`]).
     pub four_three: bool,
 }
 
-/// Chebyshev distance beyond which a cell is far from a recent move (`OrderInfo::far`).
+/// The default Chebyshev distance beyond which a cell is far from a recent move
+/// (`OrderInfo::far`, the search parameter `far_dist`).
 pub const FAR: usize = 4;
 
 impl<'a> OrderInfo<'a> {
@@ -320,7 +322,7 @@ impl<'a> OrderInfo<'a> {
             killer: 0,
             learned: None,
             near: [Pos::NONE; 4],
-            far: false,
+            far: 0,
             four_three: false,
         }
     }
@@ -710,11 +712,11 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     };
     // `far` (hand-set weights only): the column and row of each recent move; a missing
     // one is near every cell.
-    let far = info.far && info.learned.is_none();
+    let far = info.far > 0 && info.learned.is_none();
     let recent = info
         .near
         .map(|q| q.is_some().then(|| (q.x() as i32, q.y() as i32)));
-    const R: i32 = FAR as i32;
+    let reach = info.far;
     // Candidates with no pattern (the TT move and killers among them included).
     let mut zero = 0usize;
     let mut len = 0usize;
@@ -727,7 +729,7 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
         let (x_first, y) = (Pos(i as u16).x() as i32, Pos(i as u16).y() as i32);
         let span = recent.map(|r| match r {
             None => (i32::MIN, i32::MAX),
-            Some((rx, ry)) if (ry - y).abs() <= R => (rx - R, rx + R),
+            Some((rx, ry)) if (ry - y).abs() <= reach => (rx - reach, rx + reach),
             Some(_) => (1, 0),
         });
         while i < end {
@@ -916,10 +918,10 @@ mod tests {
 
     /// The generator's `far` scaling written directly (the reference of the tests): how
     /// far `p` is from the recent moves `near` (newest first), as a shift of its
-    /// ordering score: 0 when within `FAR` of the last move or of the one before it, 1
+    /// ordering score: 0 when within `dist` of the last move or of the one before it, 1
     /// when only of the two before those, 2 when of none. A missing move counts as near.
-    fn far_shift(p: Pos, near: &[Pos; 4]) -> u32 {
-        let far = |q: Pos| q.is_some() && p.distance(q) > FAR;
+    fn far_shift(p: Pos, near: &[Pos; 4], dist: usize) -> u32 {
+        let far = |q: Pos| q.is_some() && p.distance(q) > dist;
         if !far(near[0]) || !far(near[1]) {
             0
         } else if !far(near[2]) || !far(near[3]) {
@@ -935,18 +937,18 @@ mod tests {
         // Newest first: the last move, the mover's previous one, the two before.
         let near = [at(7, 7), at(8, 8), at(2, 2), at(12, 2)];
         // Within four squares (Chebyshev) of the last move or the one before it.
-        assert_eq!(far_shift(at(11, 7), &near), 0);
-        assert_eq!(far_shift(at(12, 12), &near), 0);
+        assert_eq!(far_shift(at(11, 7), &near, FAR), 0);
+        assert_eq!(far_shift(at(12, 12), &near, FAR), 0);
         // Five or more from both, within four of an older move.
-        assert_eq!(far_shift(at(2, 1), &near), 1);
-        assert_eq!(far_shift(at(13, 0), &near), 1);
+        assert_eq!(far_shift(at(2, 1), &near, FAR), 1);
+        assert_eq!(far_shift(at(13, 0), &near, FAR), 1);
         // Far from all four.
-        assert_eq!(far_shift(at(0, 14), &near), 2);
+        assert_eq!(far_shift(at(0, 14), &near, FAR), 2);
         // A missing move (the start of a game) counts as near.
         let early = [at(7, 7), Pos::NONE, Pos::NONE, Pos::NONE];
-        assert_eq!(far_shift(at(0, 14), &early), 0);
+        assert_eq!(far_shift(at(0, 14), &early, FAR), 0);
         let three = [at(7, 7), at(8, 8), at(2, 2), Pos::NONE];
-        assert_eq!(far_shift(at(0, 14), &three), 1);
+        assert_eq!(far_shift(at(0, 14), &three, FAR), 1);
     }
 
     /// A list of 1..60 distinct squares with small scores (many ties), and a copy of it.
@@ -1117,30 +1119,41 @@ mod tests {
         let params = crate::search::params::SearchParams::default();
         let history = [0i32; NUM_CELLS];
         let plain = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
-        let far = OrderInfo {
-            near: crate::order::near_moves(&board),
-            far: true,
-            ..OrderInfo::plain(&history, &params.order_own, &params.order_opp)
-        };
         let bbox = BBox::of_board(&board);
-        let (mut a, mut b) = (MoveList::default(), MoveList::default());
+        let mut a = MoveList::default();
         assert_eq!(generate(&mut board, &bbox, &mut a, &plain, 0), Stage::All);
-        assert_eq!(generate(&mut board, &bbox, &mut b, &far, 0), Stage::All);
-        assert_eq!(a.len(), b.len());
-        let mut shifts = [0usize; 3];
-        for m in a.as_slice() {
-            let shift = far_shift(m.pos, &far.near);
-            shifts[shift as usize] += 1;
-            let scaled = b
-                .as_slice()
-                .iter()
-                .find(|s| s.pos == m.pos)
-                .expect("listed");
-            assert_eq!(scaled.score, (m.score >> shift).max(1), "{}", m.pos);
+        // Every distance the parameter `far_dist` allows that changes something here.
+        for dist in 2..=8 {
+            let far = OrderInfo {
+                near: crate::order::near_moves(&board),
+                far: dist as i32,
+                ..OrderInfo::plain(&history, &params.order_own, &params.order_opp)
+            };
+            let mut b = MoveList::default();
+            assert_eq!(generate(&mut board, &bbox, &mut b, &far, 0), Stage::All);
+            assert_eq!(a.len(), b.len());
+            let mut shifts = [0usize; 3];
+            for m in a.as_slice() {
+                let shift = far_shift(m.pos, &far.near, dist);
+                shifts[shift as usize] += 1;
+                let scaled = b
+                    .as_slice()
+                    .iter()
+                    .find(|s| s.pos == m.pos)
+                    .expect("listed");
+                assert_eq!(
+                    scaled.score,
+                    (m.score >> shift).max(1),
+                    "{} at {dist}",
+                    m.pos
+                );
+            }
+            if dist == FAR {
+                // Cells near the last moves and cells near black's pair only (e.g. 4,2).
+                assert!(shifts[0] > 0 && shifts[1] > 0, "{shifts:?}");
+                assert_eq!(far_shift(Pos::new(4, 2), &far.near, dist), 1);
+            }
         }
-        // Cells near the last moves and cells near black's pair only (e.g. 4,2).
-        assert!(shifts[0] > 0 && shifts[1] > 0, "{shifts:?}");
-        assert_eq!(far_shift(Pos::new(4, 2), &far.near), 1);
     }
 
     /// The empty squares next to stones, or the centre of an empty board: the moves of
@@ -1203,7 +1216,7 @@ mod tests {
                     killer: params.killer_score,
                     learned: None,
                     near: [Pos::NONE; 4],
-                    far: false,
+                    far: 0,
                     four_three: false,
                 };
                 let min_fill = rng.gen_range(0..40);

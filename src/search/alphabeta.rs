@@ -192,7 +192,7 @@ impl Core {
                         killer: self.params.killer_score,
                         learned: self.order,
                         near: crate::order::near_moves(board),
-                        far: self.params.order_far,
+                        far: self.params.far(),
                         four_three: self.params.four_three > 0,
                     };
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, top_n);

@@ -483,7 +483,7 @@ impl Core {
                 killer: self.params.killer_score,
                 learned: self.order_table(board.rule()),
                 near: crate::order::near_moves(board),
-                far: self.params.order_far,
+                far: self.params.far(),
                 // The root's threat phase answers the opponent's threats.
                 four_three: false,
             };

@@ -225,6 +225,11 @@ crate::tunable! {
             "order_far" => "order unforced moves far from the recent moves later: a cell \
                 more than 4 squares (Chebyshev) from the last two moves has its pattern \
                 score halved, from the last four quartered";
+        /// The distance of `order_far`: a cell more than this many squares (Chebyshev) from
+        /// a recent move is far from it.
+        far_dist: i32 = crate::movegen::FAR as i32,
+            "far_dist" [1, 31] => "`order_far`'s distance: a cell more than this many \
+                squares (Chebyshev) from a recent move is far from it";
         /// The extension of a node whose only move is a forced block, in quarter plies
         /// (0 = none; 4 = one ply, so that a four and its block cost one ply; 5 makes a
         /// line of fours cheaper than a ply per four).
@@ -423,6 +428,17 @@ pub fn markdown_table_of(d: &SearchParams) -> String {
 }
 
 impl SearchParams {
+    /// The distance of the generator's far-cell scaling ([`crate::movegen::OrderInfo::far`]):
+    /// `far_dist` with `order_far`, else 0 (off).
+    #[must_use]
+    pub fn far(&self) -> i32 {
+        if self.order_far {
+            self.far_dist
+        } else {
+            0
+        }
+    }
+
     /// Apply `key=value` settings separated by commas or spaces, e.g.
     /// `driver=pvs,top_n=6,lmr=0`. The keys ([`keys`]: the search's in [`Self::KEYS`],
     /// the evaluation's in [`EvalParams::KEYS`]) may carry [`PREFIX`] (`sente.top_n=6`);
