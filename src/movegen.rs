@@ -723,7 +723,7 @@ fn scan_all<const BLACK: bool, const FORBID: bool>(
     let mut i = first;
     for _ in 0..rows {
         let end = i + width;
-        // The columns within `FAR` of each recent move on this row (none when the row
+        // The columns within `reach` of each recent move on this row (none when the row
         // is farther; all for a missing move).
         let row_first = i;
         let (x_first, y) = (Pos(i as u16).x() as i32, Pos(i as u16).y() as i32);
@@ -1122,7 +1122,7 @@ mod tests {
         let bbox = BBox::of_board(&board);
         let mut a = MoveList::default();
         assert_eq!(generate(&mut board, &bbox, &mut a, &plain, 0), Stage::All);
-        // Every distance the parameter `far_dist` allows that changes something here.
+        // The scan against the reference at distances 2 to 8 (`far_dist`).
         for dist in 2..=8 {
             let far = OrderInfo {
                 near: crate::order::near_moves(&board),

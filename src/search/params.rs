@@ -214,17 +214,18 @@ crate::tunable! {
         order_learned: bool = false,
             "order_learned" => "order the unforced moves by the learned move-ordering \
                 scores (freestyle only; other rules keep the pattern-class weights)";
-        /// Halve the ordering score of an unforced cell more than four squares from the
+        /// Halve the ordering score of an unforced cell more than `far_dist` (4) squares from the
         /// last two moves, quarter it when also from the two before (the hand-set
         /// weights only; the top-N cut then keeps the moves near the fight). On since
         /// the tenth session (2026-11-27): against PentaZen at 250 ms per move, 200 games
         /// per rule, freestyle 50.2 %, standard 50.7 %, renju 52.7 % against the old
         /// default's 43.5 %, 44.0 %, 44.0 % (with `mcp=6` as well: 56.2 %, 42.0 %,
-        /// 44.3 %; benches/RESULTS.md, tenth session).
+        /// 44.3 %; benches/RESULTS.md, tenth session). At 500 ms (eleventh session):
+        /// freestyle 44.5 %, renju 37.5 %; `far_dist=3` was not better.
         order_far: bool = true,
             "order_far" => "order unforced moves far from the recent moves later: a cell \
-                more than 4 squares (Chebyshev) from the last two moves has its pattern \
-                score halved, from the last four quartered";
+                more than `far_dist` (4) squares (Chebyshev) from the last two moves has \
+                its pattern score halved, from the last four quartered";
         /// The distance of `order_far`: a cell more than this many squares (Chebyshev) from
         /// a recent move is far from it.
         far_dist: i32 = crate::movegen::FAR as i32,
