@@ -335,6 +335,7 @@ fn vct_defences_list_exactly_the_moves_after_which_no_win_is_proven() {
         &mut vct,
         99,
         2_000_000,
+        usize::MAX,
         &NO_STOP,
     )
     .expect("black threatens a VCT");
@@ -351,6 +352,54 @@ fn vct_defences_list_exactly_the_moves_after_which_no_win_is_proven() {
             assert!(r.is_win(), "{p:?} not listed but black has no VCT");
         }
     }
+}
+
+/// Black's two twos meet at a double-three point; white's three stones leave it a few
+/// defences.
+const GUARDED_DOUBLE_THREE: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "........O......",
+    "........X......",
+    "........X......",
+    ".....OXX.......",
+    "........O......",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn vct_defences_give_no_list_when_more_squares_survive_than_the_cap() {
+    let mut b = diagram(&GUARDED_DOUBLE_THREE, Rule::Freestyle, Color::White);
+    // Fresh solvers for each call: a table kept from an earlier call can refute more.
+    let run = |b: &mut Board, cap: usize| {
+        let mut vcf = VcfSolver::new(1 << 20);
+        let mut vct = VctSolver::new(1 << 22);
+        vct_defences(
+            b,
+            Color::Black,
+            &mut vcf,
+            &mut vct,
+            99,
+            2_000_000,
+            cap,
+            &NO_STOP,
+        )
+    };
+    let all = run(&mut b, usize::MAX).expect("black threatens a VCT");
+    assert!(all.len() >= 2, "{all:?}");
+    assert_eq!(
+        run(&mut b, all.len()),
+        Some(all.clone()),
+        "the cap is inclusive"
+    );
+    assert_eq!(run(&mut b, all.len() - 1), None, "one square over the cap");
 }
 
 /// quintet disproves a win within 7 attacks for this case, but only over its threats of

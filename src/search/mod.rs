@@ -1094,6 +1094,7 @@ pub fn root_threat_budgets(p: &SearchParams, limits: &SearchLimits) -> (RootBudg
         vct_nodes: share(p.root_vct_nodes, 4),
         def_vcf: share(p.defence_vcf_nodes, 64),
         def_vct: share(p.defence_vct_nodes, 32),
+        def_vct_max: p.defence_vct_max,
     };
     (budgets, allowed)
 }

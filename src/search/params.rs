@@ -273,6 +273,14 @@ crate::tunable! {
             "def_vct" [0, NODES] ("nodes, 0 or more") => "root: node budget of the opponent's VCT \
                 question when finding the defences to it (each candidate defence gets 1/16 \
                 of it; 0 = off)";
+        /// Root: the defences to the opponent's VCT restrict the root moves only when at
+        /// most this many squares survive (more: the budget refuted too little to say
+        /// anything, and the root keeps its usual moves); 1024, every square of the
+        /// largest board, is no limit.
+        defence_vct_max: usize = 1024,
+            "def_vct_max" [1, 1024] => "root: the defences to the \
+                opponent's VCT restrict the root moves only when at most this many squares \
+                survive (more: the usual root moves; 1024 = always)";
         /// Root: the threat solvers stop after this many thousandths of the soft time limit
         /// (also after half the hard limit); the rest goes to the search.
         threat_time_permille: u32 = 150,

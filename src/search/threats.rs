@@ -253,6 +253,7 @@ impl Threats {
                 &mut self.vct,
                 ROOT_VCT_PLIES,
                 budgets.def_vct,
+                budgets.def_vct_max,
                 stop,
             ) {
                 if !d.is_empty() {
@@ -298,4 +299,6 @@ pub struct RootBudgets {
     pub def_vcf: u64,
     /// The opponent's VCT defence search (0 = skip).
     pub def_vct: u64,
+    /// The VCT defences restrict the root only when at most this many survive.
+    pub def_vct_max: usize,
 }

@@ -91,7 +91,10 @@ pub fn vcf_defences(
 /// threat this is [`vcf_defences`]. Against a VCT every empty square near the VCT line or
 /// the stones is a candidate; a candidate is dropped only when the attacker is proven to
 /// win after it, so budget exhaustion keeps moves rather than losing real defences. Each
-/// candidate check gets `node_limit / 16` nodes.
+/// candidate check gets `node_limit / 16` nodes. Against a VCT (not a VCF), `None` also
+/// when more than `max_defences` candidates survive: with a small budget most positions
+/// keep nearly every nearby square, a list that says nothing the move cut does not.
+#[allow(clippy::too_many_arguments)]
 pub fn vct_defences(
     board: &mut Board,
     attacker: Color,
@@ -99,6 +102,7 @@ pub fn vct_defences(
     vct: &mut VctSolver,
     max_plies: i32,
     node_limit: u64,
+    max_defences: usize,
     stop: &AtomicBool,
 ) -> Option<Vec<Pos>> {
     if let Some(v) = vcf_defences(board, attacker, vcf, max_plies, node_limit / 16 + 1, stop) {
@@ -146,6 +150,9 @@ pub fn vct_defences(
             board.lift(c);
         }
         if !refuted {
+            if out.len() == max_defences {
+                return None;
+            }
             out.push(c);
         }
     }
