@@ -276,8 +276,10 @@ crate::tunable! {
         /// Root: the defences to the opponent's VCT restrict the root moves only when at
         /// most this many squares survive (more: the budget refuted too little to say
         /// anything, and the root keeps its usual moves); 1024, every square of the
-        /// largest board, is no limit.
-        defence_vct_max: usize = 1024,
+        /// largest board, is no limit. 20 (`root_top_n`): at a match move's budget most
+        /// lists keep 100 squares or more, and restricting to them widened the root to 40
+        /// moves (benches/RESULTS.md, twelfth session).
+        defence_vct_max: usize = 20,
             "def_vct_max" [1, 1024] => "root: the defences to the \
                 opponent's VCT restrict the root moves only when at most this many squares \
                 survive (more: the usual root moves; 1024 = always)";
