@@ -288,7 +288,8 @@ impl Threats {
     }
 }
 
-/// Node budgets of the root threat phase (see [`Threats::root`]).
+/// Node budgets of the root threat phase (see [`Threats::root`]) and the cap on the
+/// length of a VCT defence list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootBudgets {
     /// Each side's VCF question.
