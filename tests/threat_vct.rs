@@ -11,7 +11,7 @@ use sente::threat::vct::VctSolver;
 use sente::threat::ThreatResult;
 use sente::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
-use threat_support::{diagram, quintet_cases, verify_win};
+use threat_support::{diagram, quintet_cases, stones, verify_win};
 
 static NO_STOP: AtomicBool = AtomicBool::new(false);
 
@@ -354,29 +354,17 @@ fn vct_defences_list_exactly_the_moves_after_which_no_win_is_proven() {
     }
 }
 
-/// Black's two twos meet at a double-three point; white's three stones leave it a few
-/// defences.
-const GUARDED_DOUBLE_THREE: [&str; 15] = [
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "........O......",
-    "........X......",
-    "........X......",
-    ".....OXX.......",
-    "........O......",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-];
-
 #[test]
 fn vct_defences_give_no_list_when_more_squares_survive_than_the_cap() {
-    let mut b = diagram(&GUARDED_DOUBLE_THREE, Rule::Freestyle, Color::White);
+    // DOUBLE_THREE's black twos, with three white stones that leave a few defences.
+    let black = vec![
+        Pos::new(8, 5),
+        Pos::new(8, 6),
+        Pos::new(6, 7),
+        Pos::new(7, 7),
+    ];
+    let white = vec![Pos::new(8, 4), Pos::new(5, 7), Pos::new(8, 8)];
+    let mut b = stones(15, Rule::Freestyle, black, white, Color::White);
     // Fresh solvers for each call: a table kept from an earlier call can refute more.
     let run = |b: &mut Board, cap: usize| {
         let mut vcf = VcfSolver::new(1 << 20);
