@@ -419,29 +419,3 @@ fn a_repeated_search_with_the_tt_move_first_still_blocks_a_four() {
         }
     }
 }
-
-#[test]
-fn eval_avg_blends_a_leaf_with_the_position_before_the_last_move() {
-    // A quiet position (no four anywhere): at depth 1 every root move's value is the
-    // leaf's stand-pat value, so the root value is max over the moves of −leaf.
-    let moves = [(7, 7), (8, 8), (6, 8), (9, 6)];
-    let with = |w: i32| {
-        let mut b = board(15, Rule::Freestyle, &moves);
-        let mut p = SearchParams::default();
-        p.apply(&format!("eval_avg={w}")).unwrap();
-        search(&mut b, 1, p).value
-    };
-    let b = board(15, Rule::Freestyle, &moves);
-    let root = sente::eval::evaluate(&b, &SearchParams::default().eval);
-    let (own, half, parent) = (with(0), with(500), with(1000));
-    // Only the parent counts: every leaf is worth minus the root's value to its mover.
-    assert_eq!(parent, root);
-    assert_ne!(root, 0, "an unset parent value must not pass");
-    // Half and half: the average of the root's value and the best child's (±1 for the
-    // integer division at each leaf).
-    assert_ne!(own, root, "the position must tell the two apart");
-    assert!(
-        (2 * half - (root + own)).abs() <= 2,
-        "own {own}, half {half}, root {root}"
-    );
-}

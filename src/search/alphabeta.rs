@@ -78,16 +78,6 @@ impl Core {
             }
         }
 
-        // The node's own static value for `eval_avg`: its children's parent value.
-        let avg = self.params.eval_avg > 0;
-        let raw_eval = if avg {
-            let v = evaluate(board, &self.params.eval);
-            stack[1].parent_eval = v;
-            v
-        } else {
-            0
-        };
-
         // Step 5b. Reverse futility: near the leaves, a static value far above beta
         // stands when the opponent has nothing that forces a reply (no five point, no
         // open three, no four-three or double-three point).
@@ -100,12 +90,7 @@ impl Core {
                 && board.count(opp, Pattern4::Block4Flex3) == 0
                 && board.count(opp, Pattern4::Flex3x2) == 0;
             if quiet_opp {
-                let raw = if avg {
-                    raw_eval
-                } else {
-                    evaluate(board, &self.params.eval)
-                };
-                let v = self.blend(raw, stack[0].parent_eval);
+                let v = evaluate(board, &self.params.eval);
                 if v - self.params.rfp_margin * depth / ONE_PLY >= beta {
                     return v;
                 }
@@ -379,18 +364,6 @@ impl Core {
         if let Some(v) = quick_result(board, ply, self.params.quick_win5) {
             return v;
         }
-        // With `eval_avg`, the static value here is also the parent value of the forced
-        // replies and fours below.
-        let avg = self.params.eval_avg > 0;
-        let raw = if avg {
-            let v = evaluate(board, &self.params.eval);
-            if let Some(child) = stack.get_mut(1) {
-                child.parent_eval = v;
-            }
-            v
-        } else {
-            0
-        };
         let opp = board.side_to_move().opp();
         if caro_multi_five(board, opp) {
             // Caro: one of several five points may stop them all; the main search
@@ -438,11 +411,7 @@ impl Core {
                 }
             }
         }
-        let stand = if avg {
-            self.blend(raw, stack[0].parent_eval)
-        } else {
-            evaluate(board, &self.params.eval)
-        };
+        let stand = evaluate(board, &self.params.eval);
         // Own fours: each forces its block (played by the child), so a line of fours
         // finds the VCFs and the threats that come with them.
         let me = board.side_to_move();
@@ -485,18 +454,6 @@ impl Core {
             }
         }
         best
-    }
-
-    /// The value of a leaf and of reverse futility: the node's static value `raw`, with
-    /// `eval_avg` blended with the parent position's (`parent`, from the opponent's side).
-    #[inline]
-    fn blend(&self, raw: Value, parent: Value) -> Value {
-        let w = self.params.eval_avg;
-        if w == 0 {
-            raw
-        } else {
-            ((1000 - w) * raw - w * parent) / 1000
-        }
     }
 
     /// Caro leaf with several opponent five points: the best of blocking each of them

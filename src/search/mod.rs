@@ -874,9 +874,6 @@ impl Core {
         let mut best = -VALUE_INFINITE;
         let mut best_i = usize::MAX;
         let (cur, rest) = stack.split_first_mut().expect("frames");
-        if self.params.eval_avg > 0 {
-            rest[0].parent_eval = evaluate(board, &self.params.eval);
-        }
         for i in 0..root.len() {
             let m = root[i].pos;
             rest[0].bbox = cur.bbox.with(m, w, h);

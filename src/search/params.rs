@@ -245,16 +245,6 @@ crate::tunable! {
         qsearch_fours: i32 = 0,
             "qfours" [0, 30] => "the leaf search also tries up to this many own fours in a \
                 line, each answered by its forced block (0 = off)";
-        /// Weight (thousandths) of the parent position's static value in the value a leaf
-        /// and reverse futility use: (1000 − w)/1000 of the node's evaluation minus w/1000
-        /// of the parent's (which is from the opponent's side). 0 = the node's own
-        /// evaluation; 500 averages the positions before and after the last move, so the
-        /// last move's gain, which the opponent never answers at a leaf, counts half.
-        eval_avg: i32 = 0,
-            "eval_avg" [0, 1000] => "leaves and reverse futility value a position as this many \
-                thousandths of the parent position's static value (negated: it is the \
-                opponent's) plus the rest of its own (0 = own value only; 500 = the average \
-                of the positions before and after the last move)";
         /// Decide four-three and double-three points against an opponent without fours as
         /// wins in 5 at every node (see [`crate::eval::quick_result`]).
         quick_win5: bool = false,

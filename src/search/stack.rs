@@ -1,7 +1,7 @@
 //! Per-ply search state, preallocated once so the search never allocates.
 
 use crate::movegen::{BBox, MoveList};
-use crate::types::{Pos, Value};
+use crate::types::Pos;
 
 /// Deepest ply the search can reach (main search, extensions and quiescence).
 pub const MAX_PLY: usize = 128;
@@ -19,9 +19,6 @@ pub struct Frame {
     /// The move left out of this node's search (`Pos::NONE` but during the singular
     /// extension's test of the other moves, which neither probes nor stores the table).
     pub excluded: Pos,
-    /// The parent position's static value, from the parent's side to move, written by
-    /// the parent before its moves (read only with `eval_avg`).
-    pub parent_eval: Value,
 }
 
 impl Frame {
@@ -31,7 +28,6 @@ impl Frame {
             killers: [Pos::NONE; 2],
             bbox: BBox::default(),
             excluded: Pos::NONE,
-            parent_eval: 0,
         }
     }
 }
