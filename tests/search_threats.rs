@@ -168,3 +168,75 @@ fn threat_switch_is_settable_by_name() {
     assert_eq!((p.leaf_vcf_nodes, p.root_vct_nodes), (50, 0));
     assert!(p.apply("threats=maybe").is_err());
 }
+
+/// Root solvers off: the only threat search left is the one under test.
+fn leaf_only(qvcf: usize) -> SearchParams {
+    let mut p = SearchParams::default();
+    p.apply("root_vcf=0,root_vct=0,def_vcf=0,def_vct=0,leaf_vcf=0")
+        .unwrap();
+    p.qvcf = qvcf;
+    p
+}
+
+/// Random positions of 10–40 stones (fixed seed), decided ones left out.
+fn random_positions(rule: Rule, count: usize, seed: u64) -> Vec<Board> {
+    let mut s = seed;
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (s >> 33) as usize
+    };
+    let mut out = Vec::new();
+    let mut cands = Vec::new();
+    while out.len() < count {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        let len = 10 + next() % 31;
+        let mut ok = true;
+        for _ in 0..len {
+            b.candidates(&mut cands);
+            if cands.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = cands[next() % cands.len()];
+            if !b.is_legal(m) || b.play(m).is_err() || b.outcome().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            out.push(b);
+        }
+    }
+    out
+}
+
+#[test]
+fn narrow_leaf_vcf_reports_only_wins_the_solver_confirms() {
+    let stop = AtomicBool::new(false);
+    let mut vcf = VcfSolver::new(1 << 20);
+    let (mut with, mut without) = (0, 0);
+    for (rule, seed) in [(Rule::Freestyle, 1), (Rule::Standard, 2), (Rule::Renju, 3)] {
+        for mut b in random_positions(rule, 150, seed) {
+            let me = b.side_to_move();
+            let r = search(&mut b, 1, leaf_only(2));
+            if is_mate(r.value) && r.value > 0 {
+                with += 1;
+                assert!(
+                    vcf.solve(&mut b, me, 99, 2_000_000, &stop).is_win(),
+                    "{rule:?}: the narrow VCF says mate ({}) where the solver finds no VCF",
+                    r.value
+                );
+            }
+            let r = search(&mut b, 1, leaf_only(0));
+            if is_mate(r.value) && r.value > 0 {
+                without += 1;
+            }
+        }
+    }
+    assert!(
+        with > without,
+        "the narrow VCF finds wins a one-ply search does not: {with} against {without}"
+    );
+}
