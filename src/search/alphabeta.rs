@@ -11,7 +11,7 @@ use crate::movegen::{
 };
 use crate::pattern::Pattern4;
 use crate::tt::Bound;
-use crate::types::{is_mate, mate_in, mated_in, Dir, Pos, Rule, Value, VALUE_INFINITE};
+use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE};
 
 impl Core {
     /// Search `board` to `depth` ([`ONE_PLY`] units) at distance `ply` from the root
@@ -412,24 +412,10 @@ impl Core {
             }
         }
         let stand = evaluate(board, &self.params.eval);
-        let me = board.side_to_move();
-        let mc = *board.counts(me);
-        if self.params.qvcf > 0
-            && stand < beta
-            && self.params.threats
-            && mc[Pattern4::Block4Plus as usize] + mc[Pattern4::Block4Flex3 as usize] > 0
-            && board.count(opp, Pattern4::Five) == 0
-            && !matches!(board.rule(), Rule::Caro8 | Rule::Caro9)
-            && (ply + self.params.qvcf_plies) < MAX_PLY as i32 - 4
-        {
-            if let Some(v) =
-                self.narrow_vcf(board, stack, ply, self.params.qvcf_plies, true, Pos::NONE)
-            {
-                return v;
-            }
-        }
         // Own fours: each forces its block (played by the child), so a line of fours
         // finds the VCFs and the threats that come with them.
+        let me = board.side_to_move();
+        let mc = board.counts(me);
         let fours = mc[Pattern4::Block4 as usize]
             + mc[Pattern4::Block4Plus as usize]
             + mc[Pattern4::Block4Flex3 as usize];
@@ -468,95 +454,6 @@ impl Core {
             }
         }
         best
-    }
-
-    /// The narrow VCF of `qvcf` (side to move attacks; the opponent has no five point):
-    /// every four of the side to move at the first step (`first`), the best
-    /// `qvcf` of them (four-threes, then fours with a two, by position) later; each four
-    /// is answered by its block, and a line fails where the block makes a four of the
-    /// defender. Returns the mate value of a win within `left` plies, else `None`.
-    /// Sound: a win is only reported where every defence was the forced block.
-    fn narrow_vcf(
-        &mut self,
-        board: &mut Board,
-        stack: &mut [Frame],
-        ply: i32,
-        left: i32,
-        first: bool,
-        prev: Pos,
-    ) -> Option<Value> {
-        if left < 3 || self.stopped {
-            return None;
-        }
-        let me = board.side_to_move();
-        let (w, h) = (board.width(), board.height());
-        let (cur, rest) = stack.split_first_mut().expect("stack has MAX_PLY frames");
-        let mut cells = [Pos::NONE; 32];
-        let n = if first {
-            four_points(board, me, &cur.bbox, &mut cells[..16])
-        } else {
-            // Later steps: the fours on the lines through the previous four.
-            let last = prev;
-            let mut n = 0;
-            for d in Dir::ALL {
-                for k in (-4..=4).filter(|&k| k != 0) {
-                    let q = last.step(d, k);
-                    if board.is_empty(q)
-                        && (Pattern4::Block4..=Pattern4::Block4Flex3)
-                            .contains(&board.pattern4(q, me))
-                    {
-                        cells[n] = q;
-                        n += 1;
-                    }
-                }
-            }
-            n
-        };
-        cells[..n].sort_unstable_by_key(|&p| (std::cmp::Reverse(board.pattern4(p, me)), p.0));
-        let width = n.min(if first {
-            self.params.qvcf_first
-        } else {
-            self.params.qvcf
-        });
-        for &m in &cells[..width] {
-            if forbidden_for_mover(board, m) {
-                continue;
-            }
-            rest[0].bbox = cur.bbox.with(m, w, h);
-            board.make(m);
-            self.nodes += 1;
-            let fives = board.count(me, Pattern4::Five);
-            let mut won = None;
-            if fives >= 2 {
-                won = Some(mate_in(ply + 3));
-            } else if fives == 1 {
-                let (child, grand) = rest.split_first_mut().expect("stack has MAX_PLY frames");
-                if let Some(p) = find_five_point(board, me, Some(m), &child.bbox) {
-                    if forbidden_for_mover(board, p) {
-                        won = Some(mate_in(ply + 3));
-                    } else {
-                        grand[0].bbox = child.bbox.with(p, w, h);
-                        board.make(p);
-                        self.nodes += 1;
-                        if board.count(me.opp(), Pattern4::Five) == 0 {
-                            won = if board.count(me, Pattern4::Five) > 0 {
-                                Some(mate_in(ply + 3))
-                            } else if board.count(me, Pattern4::Flex4) > 0 {
-                                Some(mate_in(ply + 5))
-                            } else {
-                                self.narrow_vcf(board, grand, ply + 2, left - 2, false, m)
-                            };
-                        }
-                        board.unmake();
-                    }
-                }
-            }
-            board.unmake();
-            if won.is_some() {
-                return won;
-            }
-        }
-        None
     }
 
     /// Caro leaf with several opponent five points: the best of blocking each of them

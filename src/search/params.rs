@@ -245,21 +245,6 @@ crate::tunable! {
         qsearch_fours: i32 = 0,
             "qfours" [0, 30] => "the leaf search also tries up to this many own fours in a \
                 line, each answered by its forced block (0 = off)";
-        /// Leaves: a narrow VCF of the side to move (own fours, each answered by its forced
-        /// block; every four at the first step, then only the best `qvcf` of them), tried
-        /// when the static value is below beta and the side has a four that makes more
-        /// than a four. Only a found win changes the leaf's value (0 = off).
-        qvcf: usize = 0,
-            "qvcf" [0, 16] => "leaves: a narrow VCF of the side to move, tried below beta \
-                when it has a four point that also makes a two or three: every four first, \
-                then the best `qvcf` fours at each later step; only a found win changes \
-                the value (0 = off)";
-        /// Fours tried at the first step of `qvcf`'s VCF.
-        qvcf_first: usize = 16,
-            "qvcf_first" [1, 16] => "`qvcf`: fours tried at the first step (the best first)";
-        /// Longest narrow VCF of `qvcf` (plies to the five).
-        qvcf_plies: i32 = 15,
-            "qvcf_plies" [1, 41] => "`qvcf`'s longest VCF, in plies to the five";
         /// Decide four-three and double-three points against an opponent without fours as
         /// wins in 5 at every node (see [`crate::eval::quick_result`]).
         quick_win5: bool = false,
