@@ -81,11 +81,14 @@ crate::tunable! {
             "weights" ("a file name") with parse_weights, show_weights
             => "the learned evaluation with the weights of this file (a file that cannot be \
                 used is an error and changes nothing)";
-        mlp: Option<MlpRef> = None,
+        /// The network evaluation; the shipped one by default (it evaluates freestyle
+        /// 15 × 15 only, other rules and sizes keep the tables).
+        mlp: Option<MlpRef> = Some(Shared(Mlp::builtin())),
             "mlp" ("`builtin`, a file name, or `-` for none") with parse_mlp, show_mlp
-            => "evaluate with a small network instead of the tables: `builtin` is the \
-                shipped one, for freestyle 15 × 15 only (other rules and sizes keep the \
-                tables); a file (see `src/eval/mlp.rs`) evaluates every rule and size";
+            => "evaluate with a small network instead of the tables: `builtin` (the \
+                default) is the shipped one, for freestyle 15 × 15 only (other rules and \
+                sizes keep the tables); a file (see `src/eval/mlp.rs`) evaluates every rule \
+                and size; `-` the tables everywhere";
     }
 }
 

@@ -632,11 +632,16 @@ mod tests {
             // The data of the search as it was when this test was written (top-N 10, no
             // move-count pruning, no distance ordering): with 24 games of 400 nodes the
             // validation part is too small for any setting to be sure to improve, and
-            // this one is known to.
+            // this one is known to. The tables evaluate (the network became the
+            // freestyle 15 × 15 default later).
             params: SearchParams {
                 top_n: 10,
                 mcp: 0,
                 order_far: false,
+                eval: crate::eval::params::EvalParams {
+                    mlp: None,
+                    ..crate::eval::params::EvalParams::default()
+                },
                 ..SearchParams::default()
             },
             random_plies: 6,
