@@ -42,9 +42,9 @@ const MAX_WEIGHT: f32 = 64.0;
 pub struct Mlp {
     /// Where it was loaded from.
     pub source: String,
-    /// The rule and board size it evaluates (`None`: every rule and size, as for a file
-    /// given by the user).
-    only: Option<(Rule, usize)>,
+    /// The rules and the board size it evaluates (`None`: every rule and size, as for a
+    /// file given by the user).
+    only: Option<(&'static [Rule], usize)>,
     h: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -110,8 +110,9 @@ impl Mlp {
         })
     }
 
-    /// The shipped network, which evaluates freestyle 15 × 15 positions only (it lost
-    /// more against Rapfi on 20 × 20 than the tables: benches/RESULTS.md).
+    /// The shipped network, which evaluates freestyle and standard 15 × 15 positions only
+    /// (trained on freestyle positions; it lost more against Rapfi on 20 × 20 than the
+    /// tables, and far more against PentaZen in renju: benches/RESULTS.md).
     ///
     /// # Panics
     /// If the shipped file does not parse (a test checks that it does).
@@ -119,7 +120,7 @@ impl Mlp {
         static M: OnceLock<Mlp> = OnceLock::new();
         M.get_or_init(|| {
             let mut m = Mlp::parse(BUILTIN, "builtin").expect("the shipped network parses");
-            m.only = Some((Rule::Freestyle, 15));
+            m.only = Some((&[Rule::Freestyle, Rule::Standard], 15));
             m
         })
     }
@@ -127,8 +128,9 @@ impl Mlp {
     /// Whether the network evaluates `board`'s positions (otherwise the tables do).
     #[must_use]
     pub fn applies(&self, board: &Board) -> bool {
-        self.only
-            .is_none_or(|(r, n)| r == board.rule() && board.width() == n && board.height() == n)
+        self.only.is_none_or(|(rules, n)| {
+            rules.contains(&board.rule()) && board.width() == n && board.height() == n
+        })
     }
 
     /// The cell rows a board must keep the sums of for the fast evaluation.
@@ -254,14 +256,16 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_network_evaluates_freestyle_15_only() {
+    fn the_shipped_network_evaluates_freestyle_and_standard_15_only() {
         let m = Mlp::builtin();
         assert_eq!(m.source, "builtin");
         let board = |n, rule| Board::new(n, n, rule).expect("board");
         assert!(m.applies(&board(15, Rule::Freestyle)));
         assert!(!m.applies(&board(20, Rule::Freestyle)));
         assert!(!m.applies(&board(15, Rule::Renju)));
-        assert!(!m.applies(&board(15, Rule::Standard)));
+        assert!(m.applies(&board(15, Rule::Standard)));
+        assert!(!m.applies(&board(20, Rule::Standard)));
+        assert!(!m.applies(&board(15, Rule::Caro8)));
         // A file given by the user evaluates every rule and size.
         let file = Mlp::parse(BUILTIN, "x").expect("parse");
         assert!(file.applies(&board(15, Rule::Renju)) && file.applies(&board(20, Rule::Freestyle)));
