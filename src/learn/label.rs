@@ -31,6 +31,8 @@ pub const MATE_LABEL: i16 = 20_000;
 
 /// How long one position may take before the engine is taken for hung.
 const POSITION_TIMEOUT: Duration = Duration::from_secs(120);
+/// Default `timeout_turn` of a position (ms): well below [`POSITION_TIMEOUT`].
+const DEFAULT_TURN_MS: u64 = 60_000;
 
 /// The value of a `MESSAGE` line: the token after `Eval` or `ev` (any case).
 #[must_use]
@@ -438,7 +440,10 @@ pub fn cli(args: &[String]) -> i32 {
     // Generous by default: the depth is the bound that matters. An engine whose time
     // manager spends part of the turn before its search (Sente's root threat phase)
     // needs a smaller value.
-    let mut turn_ms = 1_000_000u64;
+    // Below `POSITION_TIMEOUT`, so that an engine that needs long for one position
+    // (Rapfi at depth 12 once took over two minutes in renju) still answers with the
+    // value of its deepest finished iteration instead of failing the whole run.
+    let mut turn_ms = DEFAULT_TURN_MS;
     let (mut children, mut plies) = (0usize, (0usize, 20usize));
     let mut infos = Vec::new();
     for pair in args.chunks(2) {
