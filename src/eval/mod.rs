@@ -28,15 +28,17 @@ const BLOCK4: usize = Pattern4::Block4 as usize;
 const F3X2: usize = Pattern4::Flex3x2 as usize;
 
 /// Static value of the position for the side to move (never a mate score): the learned
-/// evaluation when `p` has weights, else the hand-set one.
+/// linear evaluation when `p` has weights (they are only ever chosen on purpose, so they
+/// win over the network, which is on by default), else the network where it applies,
+/// else the hand-set one.
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
-    if let Some(m) = p.mlp.filter(|m| m.0.applies(board)) {
-        return m.0.evaluate(board);
+    if let Some(w) = p.learned {
+        return learned(board, w.0);
     }
-    match p.learned {
-        Some(w) => learned(board, w.0),
+    match p.mlp.filter(|m| m.0.applies(board)) {
+        Some(m) => m.0.evaluate(board),
         None => classic(board, p),
     }
 }
@@ -66,7 +68,7 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
-    let mlp = p.mlp.filter(|m| m.0.applies(board));
+    let mlp = p.mlp.filter(|m| p.learned.is_none() && m.0.applies(board));
     board.set_cell_vectors(mlp.map(|m| m.0.cell_vectors()));
 }
 
@@ -317,6 +319,29 @@ mod tests {
             }
         }
         assert!(compared > 500);
+    }
+
+    #[test]
+    fn chosen_linear_weights_win_over_the_default_network() {
+        let p = EvalParams {
+            learned: Some(params::Shared(weights::Weights::builtin())),
+            ..EvalParams::default()
+        };
+        assert!(p.mlp.is_some(), "the network is on by default");
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        prepare(&mut b, &p);
+        for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9), (5, 7)] {
+            b.make(Pos::new(x, y));
+            assert_eq!(evaluate(&b, &p), learned(&b, weights::Weights::builtin()));
+        }
+        // Without the weights the network evaluates this board, and differently.
+        let net = EvalParams::default();
+        let mut b2 = Board::new(15, 15, Rule::Freestyle).unwrap();
+        prepare(&mut b2, &net);
+        for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9), (5, 7)] {
+            b2.make(Pos::new(x, y));
+        }
+        assert_ne!(evaluate(&b2, &net), evaluate(&b, &p));
     }
 
     #[test]

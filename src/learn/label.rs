@@ -437,12 +437,12 @@ pub(crate) fn spread<T: Send>(
 pub fn cli(args: &[String]) -> i32 {
     let (mut engine, mut data, mut out) = (None, None, None);
     let (mut depth, mut threads, mut max_games) = (12u32, 1usize, usize::MAX);
-    // Generous by default: the depth is the bound that matters. An engine whose time
+    // Generous by default: the depth is the bound that matters. But below
+    // `POSITION_TIMEOUT`, so that an engine that needs long for one position (Rapfi at
+    // depth 12 once took over two minutes in renju) still answers with the value of its
+    // deepest finished iteration instead of failing the whole run. An engine whose time
     // manager spends part of the turn before its search (Sente's root threat phase)
     // needs a smaller value.
-    // Below `POSITION_TIMEOUT`, so that an engine that needs long for one position
-    // (Rapfi at depth 12 once took over two minutes in renju) still answers with the
-    // value of its deepest finished iteration instead of failing the whole run.
     let mut turn_ms = DEFAULT_TURN_MS;
     let (mut children, mut plies) = (0usize, (0usize, 20usize));
     let mut infos = Vec::new();
