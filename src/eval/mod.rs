@@ -37,10 +37,19 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
     if let Some(w) = p.learned {
         return learned(board, w.0);
     }
-    match p.mlp.filter(|m| m.0.applies(board)) {
-        Some(m) => m.0.evaluate(board),
+    match network(board, p) {
+        Some(m) => m.evaluate(board),
         None => classic(board, p),
     }
+}
+
+/// The network that evaluates `board` under `p`: none when linear weights are chosen
+/// (they come first) or when the network does not apply to the board's rule and size.
+#[inline]
+fn network(board: &Board, p: &EvalParams) -> Option<&'static mlp::Mlp> {
+    p.mlp
+        .filter(|m| p.learned.is_none() && m.0.applies(board))
+        .map(|m| m.0)
 }
 
 /// The learned evaluation: the own values of the side to move's cell combinations less
@@ -68,8 +77,7 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
-    let mlp = p.mlp.filter(|m| p.learned.is_none() && m.0.applies(board));
-    board.set_cell_vectors(mlp.map(|m| m.0.cell_vectors()));
+    board.set_cell_vectors(network(board, p).map(mlp::Mlp::cell_vectors));
 }
 
 /// The hand-set evaluation ([`classic`]) as learned-evaluation weights: each
