@@ -431,12 +431,20 @@ pub(crate) fn spread<T: Send>(
     Ok(all.into_iter().map(|(_, x)| x).collect())
 }
 
+/// The games after the first `skip`, at most `max` of them (`--skip`, `--games`).
+fn window(mut games: Vec<Game>, skip: usize, max: usize) -> Vec<Game> {
+    games.drain(..skip.min(games.len()));
+    games.truncate(max);
+    games
+}
+
 /// `label --engine CMD --data FILE[,FILE…] --out FILE [--depth D] [--turn-ms MS]
-/// [--threads T] [--games N] [--children K [--plies A-B]] [--info KEY=VALUE …]`. Returns
-/// the exit code.
+/// [--threads T] [--skip M] [--games N] [--children K [--plies A-B]] [--info KEY=VALUE …]`
+/// (`--skip M --games N`: the games after the first M, at most N of them). Returns the
+/// exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut engine, mut data, mut out) = (None, None, None);
-    let (mut depth, mut threads, mut max_games) = (12u32, 1usize, usize::MAX);
+    let (mut depth, mut threads, mut max_games, mut skip) = (12u32, 1usize, usize::MAX, 0usize);
     // Generous by default: the depth is the bound that matters. But below
     // `POSITION_TIMEOUT`, so that an engine that needs long for one position (Rapfi at
     // depth 12 once took over two minutes in renju) still answers with the value of its
@@ -465,6 +473,7 @@ pub fn cli(args: &[String]) -> i32 {
             "--turn-ms" => v.parse().map(|n| turn_ms = n).is_ok(),
             "--threads" => v.parse().map(|n| threads = n).is_ok(),
             "--games" => v.parse().map(|n| max_games = n).is_ok(),
+            "--skip" => v.parse().map(|n| skip = n).is_ok(),
             "--children" => v.parse().map(|n| children = n).is_ok(),
             "--info" => match v.split_once('=') {
                 Some((key, value)) if !key.is_empty() => {
@@ -501,14 +510,14 @@ pub fn cli(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut games = match read_files(&data) {
+    let games = match read_files(&data) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("label: {e}");
             return 1;
         }
     };
-    games.truncate(max_games);
+    let games = window(games, skip, max_games);
     let targets = if children > 0 {
         Targets::Children {
             moves: children,
@@ -558,6 +567,17 @@ mod tests {
             values: vec![0; moves.len() - 1],
             has_values: true,
         }
+    }
+
+    #[test]
+    fn skip_and_games_choose_a_window_of_the_input_games() {
+        let games: Vec<Game> = (0..5).map(|i| freestyle_game(&[(i, 0)])).collect();
+        let firsts = |g: Vec<Game>| g.iter().map(|g| g.moves[0]).collect::<Vec<_>>();
+        let at = |xs: &[usize]| xs.iter().map(|&x| Pos::new(x, 0)).collect::<Vec<_>>();
+        assert_eq!(firsts(window(games.clone(), 1, 2)), at(&[1, 2]));
+        assert_eq!(firsts(window(games.clone(), 3, usize::MAX)), at(&[3, 4]));
+        assert_eq!(firsts(window(games.clone(), 0, 5)), at(&[0, 1, 2, 3, 4]));
+        assert!(window(games, 9, 1).is_empty());
     }
 
     #[test]

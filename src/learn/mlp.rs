@@ -158,6 +158,20 @@ impl Net {
         (n > 0).then(|| (net_sum / n as f32, first_sum / n as f32, n))
     }
 
+    /// The parameters of a network file.
+    ///
+    /// # Errors
+    /// The file does not parse as a network.
+    fn from_bytes(net: &[u8]) -> Result<Net, String> {
+        crate::eval::mlp::Mlp::parse(net, "network")?;
+        let h = u32::from_le_bytes(net[..4].try_into().expect("parsed")) as usize;
+        let p = net[4..]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
+        Ok(Net { h, p })
+    }
+
     fn to_bytes(&self) -> Vec<u8> {
         let mut out = (self.h as u32).to_le_bytes().to_vec();
         for x in &self.p {
@@ -180,6 +194,9 @@ pub struct FitConfig {
     pub lr: f32,
     /// The value scale of the targets; `None`: fitted to the game results.
     pub kv: Option<f32>,
+    /// A network file to start from (its hidden size replaces `hidden`); `None`: a
+    /// random start.
+    pub init: Option<Vec<u8>>,
 }
 
 impl Default for FitConfig {
@@ -190,6 +207,7 @@ impl Default for FitConfig {
             seed: 1,
             lr: 0.002,
             kv: None,
+            init: None,
         }
     }
 }
@@ -235,13 +253,7 @@ pub fn check(
     kv: Option<f32>,
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<f32>, String> {
-    crate::eval::mlp::Mlp::parse(net, "network")?;
-    let h = u32::from_le_bytes(net[..4].try_into().expect("parsed")) as usize;
-    let p = net[4..]
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
-        .collect();
-    let net = Net { h, p };
+    let net = Net::from_bytes(net)?;
     Ok(prepared(games, rule, kv, report).map(|(_, val)| {
         report_regret(&net, &val, report);
         net.loss(&val)
@@ -261,34 +273,44 @@ fn report_regret(net: &Net, val: &[Sample], report: &mut dyn FnMut(&str)) {
 /// Fit a network as `cfg` says; `report` gets a line per epoch. Returns the file bytes
 /// of the best network on the validation part and its loss, or `None` without usable
 /// data.
-#[must_use]
+///
+/// # Errors
+/// `cfg.init` does not parse as a network.
 pub fn fit(
     games: &[Game],
     rule: Rule,
     cfg: &FitConfig,
     report: &mut dyn FnMut(&str),
-) -> Option<(Vec<u8>, f32)> {
-    let (train, val) = prepared(games, rule, cfg.kv, report)?;
-    let (h, epochs, seed) = (cfg.hidden.clamp(1, MAX_HIDDEN), cfg.epochs, cfg.seed);
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let n = INPUTS * h + 2 * h + 1;
-    let mut net = Net {
-        h,
-        p: (0..n)
-            .map(|i| {
-                if (INPUTS * h..INPUTS * h + h).contains(&i) || i == n - 1 {
-                    0.0
-                } else {
-                    rng.gen_range(-0.1..0.1)
-                }
-            })
-            .collect(),
+) -> Result<Option<(Vec<u8>, f32)>, String> {
+    let start = cfg.init.as_deref().map(Net::from_bytes).transpose()?;
+    let Some((train, val)) = prepared(games, rule, cfg.kv, report) else {
+        return Ok(None);
     };
-    report(&format!("  initial validation loss {:.5}", net.loss(&val)));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let mut net = start.unwrap_or_else(|| {
+        let h = cfg.hidden.clamp(1, MAX_HIDDEN);
+        let n = INPUTS * h + 2 * h + 1;
+        Net {
+            h,
+            p: (0..n)
+                .map(|i| {
+                    if (INPUTS * h..INPUTS * h + h).contains(&i) || i == n - 1 {
+                        0.0
+                    } else {
+                        rng.gen_range(-0.1..0.1)
+                    }
+                })
+                .collect(),
+        }
+    });
+    let (h, epochs, n) = (net.h, cfg.epochs, net.p.len());
+    let initial = net.loss(&val);
+    report(&format!("  initial validation loss {initial:.5}"));
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut hid = [0f32; MAX_HIDDEN];
-    let mut best: Option<(Vec<u8>, f32)> = None;
+    // A given start is kept unless an epoch beats it.
+    let mut best = cfg.init.is_some().then(|| (net.to_bytes(), initial));
     let mut step = 0i32;
     for epoch in 1..=epochs {
         let lr = cfg.lr * (1.0 - 0.9 * (epoch - 1) as f32 / (epochs.max(2) - 1) as f32);
@@ -336,11 +358,13 @@ pub fn fit(
             report_regret(&net, &val, report);
         }
     }
-    best
+    Ok(best)
 }
 
 /// `train-mlp --data FILE[,FILE…] (--out FILE | --check NET) [--rule R] [--hidden H]
-/// [--epochs N] [--seed S] [--lr X] [--kv K]`. Returns the exit code.
+/// [--epochs N] [--seed S] [--lr X] [--kv K] [--init NET]` (`--init`: start from that
+/// network, e.g. one trained on another rule, instead of a random one). Returns the exit
+/// code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut data, mut out, mut rule) = (None, None, Rule::Freestyle);
     let mut cfg = FitConfig::default();
@@ -366,6 +390,16 @@ pub fn cli(args: &[String]) -> i32 {
                 check_net = Some(v);
                 true
             }
+            "--init" => match std::fs::read(&v) {
+                Ok(b) => {
+                    cfg.init = Some(b);
+                    true
+                }
+                Err(e) => {
+                    eprintln!("train-mlp: {v}: {e}");
+                    return 1;
+                }
+            },
             _ => false,
         };
         if !ok {
@@ -407,9 +441,16 @@ pub fn cli(args: &[String]) -> i32 {
         eprintln!("train-mlp: --out FILE (or --check NET) is required");
         return 2;
     };
-    let Some((bytes, loss)) = fit(&games, rule, &cfg, &mut |l| eprintln!("{l}")) else {
-        eprintln!("train-mlp: no labelled {} positions in {data}", rule.name());
-        return 1;
+    let (bytes, loss) = match fit(&games, rule, &cfg, &mut |l| eprintln!("{l}")) {
+        Ok(Some(fitted)) => fitted,
+        Ok(None) => {
+            eprintln!("train-mlp: no labelled {} positions in {data}", rule.name());
+            return 1;
+        }
+        Err(e) => {
+            eprintln!("train-mlp: --init: {e}");
+            return 1;
+        }
     };
     if let Err(e) = std::fs::write(&out, bytes) {
         eprintln!("train-mlp: {out}: {e}");
@@ -499,6 +540,7 @@ mod tests {
                 losses.push(v.trim().parse::<f32>().expect("loss"));
             }
         })
+        .expect("no --init to parse")
         .expect("data");
         // The initial (random) network's loss, then one per epoch.
         assert_eq!(losses.len(), 7);
@@ -511,5 +553,31 @@ mod tests {
             .expect("data");
         assert!((checked - best).abs() < 1e-4, "{checked} vs {best}");
         assert!(check(&games, Rule::Freestyle, &net[..10], None, &mut |_| {}).is_err());
+
+        // Training from that network (`--init`) starts at its loss, keeps its hidden
+        // size whatever `hidden` says, and never keeps a worse network than the start.
+        let mut first = None;
+        let again = FitConfig {
+            hidden: 8,
+            epochs: 2,
+            init: Some(net.clone()),
+            ..fc.clone()
+        };
+        let (net2, best2) = fit(&games, Rule::Freestyle, &again, &mut |l| {
+            if let Some(v) = l.split("initial validation loss ").nth(1) {
+                first = Some(v.trim().parse::<f32>().expect("loss"));
+            }
+        })
+        .expect("parses")
+        .expect("data");
+        let first = first.expect("initial loss reported");
+        assert!((first - best).abs() < 1e-4, "{first} vs {best}");
+        assert_eq!(net2[..4], net[..4], "hidden size of the start");
+        assert!(best2 <= first + 1e-6, "{best2} vs {first}");
+        let broken = FitConfig {
+            init: Some(net[..10].to_vec()),
+            ..fc
+        };
+        assert!(fit(&games, Rule::Freestyle, &broken, &mut |_| {}).is_err());
     }
 }
