@@ -22,6 +22,8 @@ use std::sync::OnceLock;
 
 /// The shipped network (freestyle): see docs/learned-evaluation.md for how it was made.
 static BUILTIN: &[u8] = include_bytes!("mlp_freestyle.bin");
+/// The shipped renju network (the same docs).
+static BUILTIN_RENJU: &[u8] = include_bytes!("mlp_renju.bin");
 
 /// Inputs: own combinations, opponent combinations, threat masks.
 pub const INPUTS: usize = 2 * COMBOS + THREATS;
@@ -45,6 +47,9 @@ pub struct Mlp {
     /// The rules and the board size it evaluates (`None`: every rule and size, as for a
     /// file given by the user).
     only: Option<(&'static [Rule], usize)>,
+    /// The network that evaluates the positions this one does not (the shipped ones
+    /// form a chain: freestyle and standard, then renju).
+    next: Option<&'static Mlp>,
     h: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -101,6 +106,7 @@ impl Mlp {
         Ok(Mlp {
             source: source.to_string(),
             only: None,
+            next: None,
             h,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
@@ -110,19 +116,41 @@ impl Mlp {
         })
     }
 
-    /// The shipped network, which evaluates freestyle and standard 15 × 15 positions only
-    /// (trained on freestyle positions; it lost more against Rapfi on 20 × 20 than the
-    /// tables, and far more against PentaZen in renju: benches/RESULTS.md).
+    /// The shipped networks: one trained on freestyle positions, which evaluates
+    /// freestyle and standard 15 × 15 (it lost more against Rapfi on 20 × 20 than the
+    /// tables, and far more against PentaZen in renju: benches/RESULTS.md), followed by
+    /// one trained on renju positions for renju 15 × 15 ([`Mlp::for_board`] picks).
     ///
     /// # Panics
-    /// If the shipped file does not parse (a test checks that it does).
+    /// If a shipped file does not parse (a test checks that they do).
     pub fn builtin() -> &'static Mlp {
         static M: OnceLock<Mlp> = OnceLock::new();
+        static R: OnceLock<Mlp> = OnceLock::new();
         M.get_or_init(|| {
             let mut m = Mlp::parse(BUILTIN, "builtin").expect("the shipped network parses");
             m.only = Some((&[Rule::Freestyle, Rule::Standard], 15));
+            m.next = Some(R.get_or_init(|| {
+                let mut r = Mlp::parse(BUILTIN_RENJU, "builtin renju")
+                    .expect("the shipped renju network parses");
+                r.only = Some((&[Rule::Renju], 15));
+                r
+            }));
             m
         })
+    }
+
+    /// The network of this chain that evaluates `board`'s positions, if any (otherwise
+    /// the tables do).
+    #[must_use]
+    pub fn for_board(&'static self, board: &Board) -> Option<&'static Mlp> {
+        let mut m = Some(self);
+        while let Some(n) = m {
+            if n.applies(board) {
+                return Some(n);
+            }
+            m = n.next;
+        }
+        None
     }
 
     /// Whether the network evaluates `board`'s positions (otherwise the tables do).
@@ -256,19 +284,31 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_network_evaluates_freestyle_and_standard_15_only() {
+    fn the_shipped_networks_cover_freestyle_standard_and_renju_15_only() {
         let m = Mlp::builtin();
         assert_eq!(m.source, "builtin");
         let board = |n, rule| Board::new(n, n, rule).expect("board");
-        assert!(m.applies(&board(15, Rule::Freestyle)));
-        assert!(!m.applies(&board(20, Rule::Freestyle)));
+        let pick = |n, rule| m.for_board(&board(n, rule)).map(|x| x.source.as_str());
+        assert_eq!(pick(15, Rule::Freestyle), Some("builtin"));
+        assert_eq!(pick(15, Rule::Standard), Some("builtin"));
+        assert_eq!(pick(15, Rule::Renju), Some("builtin renju"));
         assert!(!m.applies(&board(15, Rule::Renju)));
-        assert!(m.applies(&board(15, Rule::Standard)));
-        assert!(!m.applies(&board(20, Rule::Standard)));
-        assert!(!m.applies(&board(15, Rule::Caro8)));
+        for (n, rule) in [
+            (20, Rule::Freestyle),
+            (20, Rule::Standard),
+            (20, Rule::Renju),
+            (15, Rule::Caro8),
+        ] {
+            assert_eq!(pick(n, rule), None, "{n} {rule:?}");
+        }
         // A file given by the user evaluates every rule and size.
-        let file = Mlp::parse(BUILTIN, "x").expect("parse");
-        assert!(file.applies(&board(15, Rule::Renju)) && file.applies(&board(20, Rule::Freestyle)));
+        let file: &'static Mlp = Box::leak(Box::new(Mlp::parse(BUILTIN, "x").expect("parse")));
+        for (n, rule) in [(15, Rule::Renju), (20, Rule::Freestyle), (15, Rule::Caro8)] {
+            assert_eq!(
+                file.for_board(&board(n, rule)).map(|x| x.source.as_str()),
+                Some("x")
+            );
+        }
     }
 
     #[test]

@@ -48,8 +48,8 @@ pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
 #[inline]
 fn network(board: &Board, p: &EvalParams) -> Option<&'static mlp::Mlp> {
     p.mlp
-        .filter(|m| p.learned.is_none() && m.0.applies(board))
-        .map(|m| m.0)
+        .filter(|_| p.learned.is_none())
+        .and_then(|m| m.0.for_board(board))
 }
 
 /// The learned evaluation: the own values of the side to move's cell combinations less
