@@ -124,19 +124,30 @@ impl Mlp {
     /// # Panics
     /// If a shipped file does not parse (a test checks that they do).
     pub fn builtin() -> &'static Mlp {
-        static M: OnceLock<Mlp> = OnceLock::new();
-        static R: OnceLock<Mlp> = OnceLock::new();
+        static M: OnceLock<&'static Mlp> = OnceLock::new();
         M.get_or_init(|| {
-            let mut m = Mlp::parse(BUILTIN, "builtin").expect("the shipped network parses");
-            m.only = Some((&[Rule::Freestyle, Rule::Standard], 15));
-            m.next = Some(R.get_or_init(|| {
-                let mut r = Mlp::parse(BUILTIN_RENJU, "builtin renju")
-                    .expect("the shipped renju network parses");
-                r.only = Some((&[Rule::Renju], 15));
-                r
-            }));
-            m
+            let renju = Mlp::shipped(BUILTIN_RENJU, "builtin renju", &[Rule::Renju], None);
+            Mlp::shipped(
+                BUILTIN,
+                "builtin",
+                &[Rule::Freestyle, Rule::Standard],
+                Some(renju),
+            )
         })
+    }
+
+    /// A shipped network for `rules` on 15 × 15, followed by `next`, alive for the
+    /// process's lifetime.
+    fn shipped(
+        bytes: &[u8],
+        source: &str,
+        rules: &'static [Rule],
+        next: Option<&'static Mlp>,
+    ) -> &'static Mlp {
+        let mut m = Mlp::parse(bytes, source).expect("a shipped network parses");
+        m.only = Some((rules, 15));
+        m.next = next;
+        Box::leak(Box::new(m))
     }
 
     /// The network of this chain that evaluates `board`'s positions, if any (otherwise
