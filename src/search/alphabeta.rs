@@ -257,7 +257,16 @@ impl Core {
             };
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;
-            let new_depth = depth - ONE_PLY + ext + ONE_PLY * i32::from(singular && m == tt_move);
+            let threat_ext = if self.params.three_ext > 0
+                && ply < 2 * self.root_depth
+                && board.pattern4(m, me) >= Pattern4::Flex3
+            {
+                self.params.three_ext
+            } else {
+                0
+            };
+            let new_depth =
+                depth - ONE_PLY + ext + threat_ext + ONE_PLY * i32::from(singular && m == tt_move);
             rest[0].bbox = cur.bbox.with(m, w, h);
             // The child's table bucket is fetched while the move updates the board.
             self.tt.prefetch(board.key_after(m));

@@ -237,6 +237,12 @@ crate::tunable! {
         fext_quarters: i32 = 4,
             "fext_q" [0, 8] => "extension of a node whose only move is a forced block, in \
                 quarter plies (0 = none, 4 = one ply)";
+        /// Extension of a move that makes an open three or better for the mover (a threat
+        /// the opponent must answer), in quarter plies, within twice the root depth.
+        three_ext: i32 = 0,
+            "three_ext" [0, 8] => "extension of a move that makes an open three, a four or \
+                better for the mover, in quarter plies (0 = none), within twice the \
+                iteration's depth from the root";
         /// Most plies of forced blocks the quiescence search plays.
         qsearch_max_ply: i32 = 12,
             "qply" [0, 60] => "most forced blocks in the leaf search";
