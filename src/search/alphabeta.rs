@@ -255,12 +255,9 @@ impl Core {
                     cur.moves.pick(0).pos
                 }
             };
-            let quiet = board.pattern4(m, me) < Pattern4::Flex3
-                && board.pattern4(m, me.opp()) < Pattern4::Flex3;
-            let threat_ext = if self.params.three_ext > 0
-                && ply < 2 * self.root_depth
-                && board.pattern4(m, me) >= Pattern4::Flex3
-            {
+            let threat = board.pattern4(m, me) >= Pattern4::Flex3;
+            let quiet = !threat && board.pattern4(m, me.opp()) < Pattern4::Flex3;
+            let threat_ext = if threat && self.params.three_ext > 0 && ply < 2 * self.root_depth {
                 self.params.three_ext
             } else {
                 0
