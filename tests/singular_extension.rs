@@ -2,21 +2,15 @@
 //! plays legal moves, finds the forced wins and blocks the fours it did without it, and
 //! stays deterministic at a fixed node count and at a fixed depth. No timing assertions.
 
-use sente::bench::{board_from, parse_moves, BENCH_POSITIONS};
+mod common;
+
+use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
 use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::search::params::SearchParams;
 use sente::search::{SearchResult, Searcher};
 use sente::time::SearchLimits;
-use sente::types::{mate_in, Color, Pos, Rule};
-use std::time::{Duration, Instant};
-
-fn limits(depth: i32, nodes: Option<u64>) -> SearchLimits {
-    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
-    l.max_depth = Some(depth);
-    l.max_nodes = nodes;
-    l
-}
+use sente::types::{mate_in, Color};
 
 fn search(b: &mut Board, params: &SearchParams, l: &SearchLimits) -> SearchResult {
     let mut s = Searcher::new(4 << 20, params.clone());
@@ -32,14 +26,6 @@ fn se_params(extra: &str) -> SearchParams {
     p
 }
 
-fn board(moves: &[(usize, usize)]) -> Board {
-    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-    for &(x, y) in moves {
-        b.play(Pos::new(x, y)).unwrap();
-    }
-    b
-}
-
 #[test]
 fn singular_extension_is_off_by_default() {
     let d = SearchParams::default();
@@ -52,12 +38,11 @@ fn singular_extension_is_off_by_default() {
 #[test]
 fn singular_extension_changes_the_tree_and_is_deterministic_at_fixed_nodes_and_depth() {
     let mut changed = 0;
-    for (i, &(size, rule, m)) in BENCH_POSITIONS.iter().enumerate() {
-        let mut b = board_from(size, rule, &parse_moves(m).unwrap()).expect("legal position");
+    for (name, mut b) in bench_boards() {
         let history = b.history().to_vec();
         for margin in ["se_margin=3", "se_margin=12"] {
             let on = se_params(margin);
-            let what = format!("position {} {margin}", i + 1);
+            let what = format!("{name} {margin}");
             // A node limit far below the depth's needs: the limit stops the search.
             let nodes = limits(60, Some(20_000));
             let r1 = search(&mut b, &on, &nodes);

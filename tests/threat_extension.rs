@@ -3,34 +3,20 @@
 //! the same depth without it does not; the search stays deterministic. No timing
 //! assertions.
 
-use sente::bench::{board_from, parse_moves, BENCH_POSITIONS};
+mod common;
+
+use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
 use sente::board::Board;
 use sente::search::params::SearchParams;
 use sente::search::{SearchResult, Searcher};
 use sente::time::SearchLimits;
-use sente::types::{Color, Pos, Rule, VALUE_MATE_IN_MAX};
-use std::time::{Duration, Instant};
-
-fn limits(depth: i32, nodes: Option<u64>) -> SearchLimits {
-    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
-    l.max_depth = Some(depth);
-    l.max_nodes = nodes;
-    l
-}
+use sente::types::{Color, Rule, VALUE_MATE_IN_MAX};
 
 fn search(b: &mut Board, spec: &str, l: &SearchLimits) -> SearchResult {
     let mut p = SearchParams::default();
     p.apply(spec).unwrap();
     let mut s = Searcher::new(4 << 20, p);
     s.go(b, l, None, &mut |_| {})
-}
-
-fn board(moves: &[(usize, usize)]) -> Board {
-    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-    for &(x, y) in moves {
-        b.play(Pos::new(x, y)).unwrap();
-    }
-    b
 }
 
 /// Black to move: (9,7) makes the open three 7..9 on row 7 and, with (9,4), prepares
@@ -80,13 +66,11 @@ fn threat_extension_sees_a_win_through_an_open_three_one_ply_earlier() {
 #[test]
 fn threat_extension_changes_the_tree_and_is_deterministic() {
     let mut changed = 0;
-    for (i, &(size, rule, m)) in BENCH_POSITIONS.iter().enumerate() {
-        let mut b = board_from(size, rule, &parse_moves(m).unwrap()).expect("legal position");
+    for (what, mut b) in bench_boards() {
         let history = b.history().to_vec();
-        let what = format!("position {}", i + 1);
         let fixed = limits(7, None);
-        let d1 = search(&mut b, "three_ext=1", &fixed);
-        let d2 = search(&mut b, "three_ext=1", &fixed);
+        let d1 = search(&mut b, "three_ext=1,three_ext_renju=1", &fixed);
+        let d2 = search(&mut b, "three_ext=1,three_ext_renju=1", &fixed);
         assert_eq!(
             (d1.nodes, d1.best, d1.value),
             (d2.nodes, d2.best, d2.value),
@@ -94,8 +78,35 @@ fn threat_extension_changes_the_tree_and_is_deterministic() {
         );
         assert!(b.is_legal(d1.best), "{what}: {:?}", d1.best);
         assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
-        let off = search(&mut b, "three_ext=0", &fixed);
+        let off = search(&mut b, "three_ext=0,three_ext_renju=0", &fixed);
         changed += usize::from(off.nodes != d1.nodes);
     }
     assert!(changed >= 10, "only {changed} searches changed");
+}
+
+#[test]
+fn renju_games_take_the_threat_extension_of_three_ext_renju() {
+    let (mut renju, mut changed, mut others) = (0, 0, 0);
+    for (what, mut b) in bench_boards() {
+        let fixed = limits(7, None);
+        let base = search(&mut b, "three_ext=0,three_ext_renju=0", &fixed).nodes;
+        let general = search(&mut b, "three_ext=1,three_ext_renju=0", &fixed).nodes;
+        let renju_key = search(&mut b, "three_ext=0,three_ext_renju=1", &fixed).nodes;
+        if b.rule() == Rule::Renju {
+            renju += 1;
+            assert_eq!(general, base, "{what}: `three_ext` changed a renju search");
+            changed += usize::from(renju_key != base);
+        } else {
+            others += 1;
+            assert_eq!(renju_key, base, "{what}: `three_ext_renju` outside renju");
+        }
+    }
+    assert!(
+        renju > 0 && others > 0,
+        "{renju} renju and {others} other positions"
+    );
+    assert!(
+        2 * changed >= renju,
+        "`three_ext_renju` changed {changed} of {renju} renju searches"
+    );
 }

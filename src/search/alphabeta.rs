@@ -257,8 +257,8 @@ impl Core {
             };
             let threat = board.pattern4(m, me) >= Pattern4::Flex3;
             let quiet = !threat && board.pattern4(m, me.opp()) < Pattern4::Flex3;
-            let threat_ext = if threat && self.params.three_ext > 0 && ply < 2 * self.root_depth {
-                self.params.three_ext
+            let threat_ext = if threat && self.three_ext > 0 && ply < 2 * self.root_depth {
+                self.three_ext
             } else {
                 0
             };

@@ -136,6 +136,9 @@ pub struct Core {
     nodes: u64,
     /// Depth of the current root search (bounds the plies of singular extensions).
     root_depth: i32,
+    /// The threat extension of the game's rule (`three_ext` or `three_ext_renju`), in
+    /// quarter plies.
+    three_ext: i32,
     /// The learned move ordering in use (`order_learned` and a table for the rule).
     order: Option<&'static crate::order::OrderTable>,
     next_check: u64,
@@ -169,6 +172,7 @@ impl Core {
             move_counts: [u16::MAX; LMR_TABLE],
             nodes: 0,
             root_depth: 0,
+            three_ext: 0,
             order: None,
             next_check: 0,
             seldepth: 0,
@@ -869,6 +873,11 @@ impl Core {
     ) -> (Value, Pos) {
         let (w, h) = (board.width(), board.height());
         self.root_depth = depth;
+        self.three_ext = if board.rule() == crate::types::Rule::Renju {
+            self.params.three_ext_renju
+        } else {
+            self.params.three_ext
+        };
         self.order = self.order_table(board.rule());
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;

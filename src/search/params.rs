@@ -242,7 +242,10 @@ crate::tunable! {
         three_ext: i32 = 0,
             "three_ext" [0, 8] => "extension of a move that makes an open three, a four or \
                 better for the mover, in quarter plies (0 = none), within twice the \
-                iteration's depth from the root";
+                iteration's depth from the root; every rule but renju (see `three_ext_renju`)";
+        /// `three_ext` in renju games (both colours).
+        three_ext_renju: i32 = 0,
+            "three_ext_renju" [0, 8] => "`three_ext` in renju games";
         /// Most plies of forced blocks the quiescence search plays.
         qsearch_max_ply: i32 = 12,
             "qply" [0, 60] => "most forced blocks in the leaf search";

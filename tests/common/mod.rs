@@ -1,7 +1,10 @@
 //! Shared helpers for board tests (`mod common;` in a test crate).
 
+use sente::bench::{board_from, parse_moves, BENCH_POSITIONS};
 use sente::board::Board;
+use sente::time::SearchLimits;
 use sente::types::{Color, Pos, Rule};
+use std::time::{Duration, Instant};
 
 /// Build a position from lists of black and white stones, black to move unless
 /// `to_move` says otherwise. Missing stones of one colour are added as fillers on the
@@ -41,4 +44,37 @@ pub fn position(
     assert_eq!(board.side_to_move(), to_move);
     board.assert_consistent();
     board
+}
+
+/// Limits of a deterministic search: at most `depth` iterations and `nodes` nodes, with
+/// an hour on the clock so that time never stops it.
+#[allow(dead_code)]
+pub fn fixed_limits(depth: i32, nodes: Option<u64>) -> SearchLimits {
+    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
+    l.max_depth = Some(depth);
+    l.max_nodes = nodes;
+    l
+}
+
+/// A freestyle 15 × 15 board after `moves` (alternating colours, black first).
+#[allow(dead_code)]
+pub fn freestyle_board(moves: &[(usize, usize)]) -> Board {
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    for &(x, y) in moves {
+        b.play(Pos::new(x, y)).unwrap();
+    }
+    b
+}
+
+/// The positions of `pbrain-sente bench` as boards, each with its name for messages
+/// (`position N`, counted from 1).
+#[allow(dead_code)]
+pub fn bench_boards() -> impl Iterator<Item = (String, Board)> {
+    BENCH_POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(i, &(size, rule, m))| {
+            let b = board_from(size, rule, &parse_moves(m).unwrap()).expect("legal position");
+            (format!("position {}", i + 1), b)
+        })
 }
