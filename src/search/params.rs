@@ -243,8 +243,12 @@ crate::tunable! {
             "three_ext" [0, 8] => "extension of a move that makes an open three, a four or \
                 better for the mover, in quarter plies (0 = none), within twice the \
                 iteration's depth from the root; every rule but renju (see `three_ext_renju`)";
-        /// `three_ext` in renju games (both colours).
-        three_ext_renju: i32 = 0,
+        /// `three_ext` in renju games (both colours). 1 since the twentieth session
+        /// (2026-11-28): against Rapfi at 500 ms per move, 300 games side by side on three
+        /// opening sets, 31.7 % against 25.3 % for 0, ahead on every set; in freestyle
+        /// (200 games) and standard (200) the extension was level, so `three_ext` stays 0
+        /// (benches/RESULTS.md, nineteenth and twentieth sessions).
+        three_ext_renju: i32 = 1,
             "three_ext_renju" [0, 8] => "`three_ext` in renju games";
         /// Most plies of forced blocks the quiescence search plays.
         qsearch_max_ply: i32 = 12,
