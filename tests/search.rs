@@ -1,17 +1,18 @@
 //! Behaviour of the search: TT round trips, tactical must-moves, legality, stopping
 //! and determinism. No timing assertions: limits are depths and node counts.
 
+mod common;
+
+use common::fixed_limits;
 use sente::board::Board;
 use sente::engine::{tt_bytes_for, Engine, NON_TT_MEMORY};
 use sente::pattern::Pattern4;
 use sente::search::params::{Driver, SearchParams};
 use sente::search::{SearchResult, Searcher};
-use sente::time::SearchLimits;
 use sente::tt::{Bound, Tt};
 use sente::types::{mate_in, mated_in, Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 fn board(size: usize, rule: Rule, moves: &[(usize, usize)]) -> Board {
     let mut b = Board::new(size, size, rule).unwrap();
@@ -21,15 +22,9 @@ fn board(size: usize, rule: Rule, moves: &[(usize, usize)]) -> Board {
     b
 }
 
-fn depth_limits(depth: i32) -> SearchLimits {
-    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
-    l.max_depth = Some(depth);
-    l
-}
-
 fn search(b: &mut Board, depth: i32, params: SearchParams) -> SearchResult {
     let mut s = Searcher::new(1 << 20, params);
-    s.go(b, &depth_limits(depth), None, &mut |_| {})
+    s.go(b, &fixed_limits(depth, None), None, &mut |_| {})
 }
 
 fn both_drivers() -> [SearchParams; 2] {
@@ -238,7 +233,7 @@ fn a_search_stopped_by_the_flag_returns_a_legal_move() {
     let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
     let stop = Arc::new(AtomicBool::new(true));
     let mut s = Searcher::new(1 << 20, SearchParams::default());
-    let r = s.go(&mut b, &depth_limits(30), Some(stop), &mut |_| {});
+    let r = s.go(&mut b, &fixed_limits(30, None), Some(stop), &mut |_| {});
     assert!(b.is_legal(r.best));
     assert_eq!(b.move_count(), 4, "board restored");
 
@@ -251,7 +246,7 @@ fn a_search_stopped_by_the_flag_returns_a_legal_move() {
     .unwrap();
     e.stop_flag()
         .store(true, std::sync::atomic::Ordering::SeqCst);
-    let m = e.go(&depth_limits(30), &mut |_| {});
+    let m = e.go(&fixed_limits(30, None), &mut |_| {});
     let mut check = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
     assert!(check.is_legal(m));
 }
@@ -259,7 +254,7 @@ fn a_search_stopped_by_the_flag_returns_a_legal_move() {
 #[test]
 fn a_node_limited_search_stops_and_returns_a_legal_move() {
     let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);
-    let mut l = depth_limits(60);
+    let mut l = fixed_limits(60, None);
     l.max_nodes = Some(5_000);
     let mut s = Searcher::new(1 << 20, SearchParams::default());
     let r = s.go(&mut b, &l, None, &mut |_| {});
@@ -287,7 +282,7 @@ fn each_completed_iteration_is_reported_once() {
     let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8)]);
     let mut s = Searcher::new(1 << 20, SearchParams::default());
     let mut depths = Vec::new();
-    let r = s.go(&mut b, &depth_limits(5), None, &mut |i| {
+    let r = s.go(&mut b, &fixed_limits(5, None), None, &mut |i| {
         depths.push(i.depth)
     });
     assert_eq!(depths, vec![1, 2, 3, 4, 5]);
@@ -414,7 +409,7 @@ fn a_repeated_search_with_the_tt_move_first_still_blocks_a_four() {
         );
         let mut s = Searcher::new(1 << 20, params.clone());
         for depth in [4, 6] {
-            let r = s.go(&mut b, &depth_limits(depth), None, &mut |_| {});
+            let r = s.go(&mut b, &fixed_limits(depth, None), None, &mut |_| {});
             assert_eq!(r.best, Pos::new(7, 7), "tt_first {tt_first} depth {depth}");
         }
     }

@@ -1,6 +1,9 @@
 //! The threat solvers inside the search: root wins, root defence, renju legality, caro
 //! fives. Limits are depths (no timing assertions).
 
+mod common;
+
+use common::fixed_limits;
 use sente::board::Board;
 use sente::pattern::Pattern4;
 use sente::search::params::SearchParams;
@@ -8,10 +11,8 @@ use sente::search::{SearchResult, Searcher};
 use sente::threat::defence::vcf_defences;
 use sente::threat::vcf::VcfSolver;
 use sente::threat::ThreatResult;
-use sente::time::SearchLimits;
 use sente::types::{is_mate, Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 /// lfz084 renju VCF puzzle (black to move; the solver finds a 15-ply VCF).
 const RENJU_VCF: &str = "4,2 2,3 6,2 5,4 3,3 4,5 6,4 5,5 2,5 1,6 2,6 3,7 4,6 5,7 5,6 7,7";
@@ -32,9 +33,7 @@ fn board_of(size: usize, rule: Rule, moves: &str) -> Board {
 
 fn search(b: &mut Board, depth: i32, params: SearchParams) -> SearchResult {
     let mut s = Searcher::new(4 << 20, params);
-    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
-    l.max_depth = Some(depth);
-    s.go(b, &l, None, &mut |_| {})
+    s.go(b, &fixed_limits(depth, None), None, &mut |_| {})
 }
 
 fn off() -> SearchParams {

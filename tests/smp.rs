@@ -3,6 +3,9 @@
 //! machine, where `INFO thread_num` would be capped to 1. The only time bound is a
 //! generous one on how soon a raised stop flag ends the search.
 
+mod common;
+
+use common::fixed_limits;
 use sente::bench::{board_from, parse_moves, BENCH_POSITIONS};
 use sente::board::Board;
 use sente::engine::{tt_bytes_for, HELPER_MEMORY, NON_TT_MEMORY};
@@ -16,12 +19,6 @@ use std::time::{Duration, Instant};
 
 fn moves(s: &str) -> Vec<Pos> {
     parse_moves(s).expect("moves parse")
-}
-
-fn depth_limits(depth: i32) -> SearchLimits {
-    let mut l = SearchLimits::fixed(Duration::from_secs(3600), Instant::now());
-    l.max_depth = Some(depth);
-    l
 }
 
 fn search(b: &mut Board, threads: usize, params: &SearchParams, l: &SearchLimits) -> SearchResult {
@@ -46,7 +43,7 @@ fn a_multi_threaded_search_returns_a_legal_move() {
             let mut b = board_from(size, rule, &moves(m)).expect("legal position");
             let history = b.history().to_vec();
             let what = format!("position {} with {threads} threads", i + 1);
-            let r = search(&mut b, threads, &params, &depth_limits(7));
+            let r = search(&mut b, threads, &params, &fixed_limits(7, None));
             assert_legal(&mut b, &r, &what);
             assert_eq!(r.depth, 7, "{what}");
             let timed = SearchLimits::fixed(Duration::from_millis(150), Instant::now());
@@ -78,7 +75,7 @@ fn a_helpers_board_copy_evaluates_as_the_original() {
     }
     // And a search with helpers under it plays a legal move of a completed iteration.
     let mut b = board_from(15, Rule::Renju, &moves(BENCH_POSITIONS[7].2)).unwrap();
-    let r = search(&mut b, 3, &params, &depth_limits(6));
+    let r = search(&mut b, 3, &params, &fixed_limits(6, None));
     assert_legal(&mut b, &r, "learned evaluation, 3 threads");
     assert_eq!(r.depth, 6);
 }
@@ -136,10 +133,10 @@ fn a_multi_threaded_search_finds_the_forced_win_one_thread_finds() {
     let mut params = SearchParams::default();
     params.apply("threats=off,order_far=off").unwrap();
     let mut b = board_from(15, Rule::Freestyle, &moves(pos)).unwrap();
-    let one = search(&mut b, 1, &params, &depth_limits(9));
+    let one = search(&mut b, 1, &params, &fixed_limits(9, None));
     assert!(is_mate(one.value) && one.value > 0, "one thread: {one:?}");
     for threads in [2, 3] {
-        let r = search(&mut b, threads, &params, &depth_limits(9));
+        let r = search(&mut b, threads, &params, &fixed_limits(9, None));
         assert!(
             is_mate(r.value) && r.value > 0,
             "{threads} threads: no win ({r:?})"
@@ -149,11 +146,11 @@ fn a_multi_threaded_search_finds_the_forced_win_one_thread_finds() {
         // opponent one block, which the search plays at once without a value (no
         // nodes); then the winner, to move after the block, must still win.
         b.make(r.best);
-        let reply = search(&mut b, 1, &params, &depth_limits(9));
+        let reply = search(&mut b, 1, &params, &fixed_limits(9, None));
         let forced = reply.nodes == 0 && !is_mate(reply.value);
         if forced {
             b.make(reply.best);
-            let again = search(&mut b, 1, &params, &depth_limits(9));
+            let again = search(&mut b, 1, &params, &fixed_limits(9, None));
             b.unmake();
             assert!(
                 is_mate(again.value) && again.value > 0,
