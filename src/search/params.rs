@@ -238,14 +238,15 @@ crate::tunable! {
             "fext_q" [0, 8] => "extension of a node whose only move is a forced block, in \
                 quarter plies (0 = none, 4 = one ply)";
         /// Extension of a move that makes an open three or better for the mover (a threat
-        /// the opponent must answer), in quarter plies, within twice the root depth.
+        /// the opponent must answer), in quarter plies, within twice the root depth; every
+        /// rule but renju (renju reads `three_ext_renju`).
         three_ext: i32 = 0,
             "three_ext" [0, 8] => "extension of a move that makes an open three, a four or \
                 better for the mover, in quarter plies (0 = none), within twice the \
                 iteration's depth from the root; every rule but renju (see `three_ext_renju`)";
         /// `three_ext` in renju games (both colours). 1 since the twentieth session
-        /// (2026-11-28): against Rapfi at 500 ms per move, 300 games side by side on three
-        /// opening sets, 31.7 % against 25.3 % for 0, ahead on every set; in freestyle
+        /// (2026-11-28): against Rapfi at 500 ms per move, 30.4 % over 500 games against 25.5 %
+        /// over 400 for 0, ahead in five of five side-by-side pairs; in freestyle
         /// (200 games) and standard (200) the extension was level, so `three_ext` stays 0
         /// (benches/RESULTS.md, nineteenth and twentieth sessions).
         three_ext_renju: i32 = 1,
