@@ -11,7 +11,7 @@ use crate::movegen::{
 };
 use crate::pattern::Pattern4;
 use crate::tt::Bound;
-use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE};
+use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE, VALUE_NONE};
 
 impl Core {
     /// Search `board` to `depth` ([`ONE_PLY`] units) at distance `ply` from the root
@@ -78,6 +78,16 @@ impl Core {
             }
         }
 
+        // Step 5a. The static value, where a pruning rule needs it (only `fhr` does; a
+        // node that must block a five has none).
+        let static_eval = if self.params.fhr == 0
+            || board.count(board.side_to_move().opp(), Pattern4::Five) > 0
+        {
+            VALUE_NONE
+        } else {
+            evaluate(board, &self.params.eval)
+        };
+
         // Step 5b. Reverse futility: near the leaves, a static value far above beta
         // stands when the opponent has nothing that forces a reply (no five point, no
         // open three, no four-three or double-three point).
@@ -90,7 +100,11 @@ impl Core {
                 && board.count(opp, Pattern4::Block4Flex3) == 0
                 && board.count(opp, Pattern4::Flex3x2) == 0;
             if quiet_opp {
-                let v = evaluate(board, &self.params.eval);
+                let v = if static_eval == VALUE_NONE {
+                    evaluate(board, &self.params.eval)
+                } else {
+                    static_eval
+                };
                 if v - self.params.rfp_margin * depth / ONE_PLY >= beta {
                     return v;
                 }
@@ -177,6 +191,15 @@ impl Core {
         } else {
             self.params.top_n
         };
+        // Fail-high reduction: far above beta, the moves that make no four are searched
+        // a ply shallower (`fhr`; not where a five or an open three must be answered).
+        let fail_high = self.params.fhr > 0
+            && !pv
+            && static_eval != VALUE_NONE
+            && !is_mate(beta)
+            && board.count(me.opp(), Pattern4::Five) == 0
+            && board.count(me.opp(), Pattern4::Flex4) == 0
+            && static_eval >= beta + self.params.fhr * plies;
         loop {
             let m = if i < first {
                 tt_move
@@ -262,8 +285,11 @@ impl Core {
             } else {
                 0
             };
-            let new_depth =
-                depth - ONE_PLY + ext + threat_ext + ONE_PLY * i32::from(singular && m == tt_move);
+            let fail_high = fail_high && board.pattern4(m, me) < Pattern4::Block4;
+            let new_depth = depth - ONE_PLY
+                + ext
+                + threat_ext
+                + ONE_PLY * (i32::from(singular && m == tt_move) - i32::from(fail_high));
             rest[0].bbox = cur.bbox.with(m, w, h);
             // The child's table bucket is fetched while the move updates the board.
             self.tt.prefetch(board.key_after(m));

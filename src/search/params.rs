@@ -163,6 +163,13 @@ crate::tunable! {
         /// Exponent of the move-count curve, in thousandths.
         mcp_pow: u32 = 1320,
             "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
+        /// Fail-high reduction: at a non-PV unforced node whose static value beats beta by
+        /// `fhr` per ply left, moves that make no four are searched one ply shallower
+        /// (0 = off).
+        fhr: Value = 0,
+            "fhr" [0, 10_000] => "fail-high reduction: at a non-PV unforced node whose static \
+                value beats beta by this much per ply left, moves that make no four are searched \
+                one ply shallower (0 = off)";
         /// Singular extension: at a node of at least `se_depth` plies whose TT move has a
         /// lower bound `v` (not a mate) from at least `depth - 3` plies, the other moves
         /// are searched to `(depth - 1) / 2` plies against `v - se_margin · depth`; if all
