@@ -165,7 +165,9 @@ crate::tunable! {
             "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
         /// Fail-high reduction: at a non-PV unforced node whose static value beats beta by
         /// `fhr` per ply left, moves that make no four are searched one ply shallower
-        /// (0 = off).
+        /// (0 = off). Off: `fhr=30` needs a third of the `bench` nodes and won self-play at
+        /// 50 k nodes, but against Rapfi at 500 ms it scored 32.9 % to the default's 32.5 %
+        /// over 500 games side by side (benches/RESULTS.md, twenty-first session).
         fhr: Value = 0,
             "fhr" [0, 10_000] => "fail-high reduction: at a non-PV unforced node whose static \
                 value beats beta by this much per ply left, moves that make no four are searched \
