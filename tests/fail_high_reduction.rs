@@ -5,36 +5,19 @@
 
 mod common;
 
-use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
+use common::{
+    bench_boards, fixed_limits as limits, freestyle_board as board, repeatable_search,
+    search_spec as search,
+};
 use sente::board::Board;
-use sente::search::params::SearchParams;
-use sente::search::{SearchResult, Searcher};
-use sente::time::SearchLimits;
 use sente::types::{Color, VALUE_MATE_IN_MAX};
-
-fn search(b: &mut Board, spec: &str, l: &SearchLimits) -> SearchResult {
-    let mut p = SearchParams::default();
-    p.apply(spec).unwrap();
-    let mut s = Searcher::new(4 << 20, p);
-    s.go(b, l, None, &mut |_| {})
-}
 
 #[test]
 fn fail_high_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
     let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
     for (what, mut b) in bench_boards() {
-        let history = b.history().to_vec();
-        let fixed = limits(8, None);
-        let on = search(&mut b, "fhr=30", &fixed);
-        let again = search(&mut b, "fhr=30", &fixed);
-        assert_eq!(
-            (on.nodes, on.best, on.value),
-            (again.nodes, again.best, again.value),
-            "{what}: two depth-8 searches differ"
-        );
-        assert!(b.is_legal(on.best), "{what}: {:?}", on.best);
-        assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
-        let off = search(&mut b, "fhr=0", &fixed);
+        let on = repeatable_search(&what, &mut b, "fhr=30", 8);
+        let off = search(&mut b, "fhr=0", &limits(8, None));
         changed += usize::from(off.nodes != on.nodes);
         on_nodes += on.nodes;
         off_nodes += off.nodes;

@@ -5,19 +5,12 @@
 
 mod common;
 
-use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
+use common::{
+    bench_boards, fixed_limits as limits, freestyle_board as board, repeatable_search,
+    search_spec as search,
+};
 use sente::board::Board;
-use sente::search::params::SearchParams;
-use sente::search::{SearchResult, Searcher};
-use sente::time::SearchLimits;
 use sente::types::{Color, Rule, VALUE_MATE_IN_MAX};
-
-fn search(b: &mut Board, spec: &str, l: &SearchLimits) -> SearchResult {
-    let mut p = SearchParams::default();
-    p.apply(spec).unwrap();
-    let mut s = Searcher::new(4 << 20, p);
-    s.go(b, l, None, &mut |_| {})
-}
 
 /// Black to move: (9,7) makes the open three 7..9 on row 7 and, with (9,4), prepares
 /// (9,6), which then makes two open threes (column 9, split, and row 6 with (10,6),
@@ -67,18 +60,8 @@ fn threat_extension_sees_a_win_through_an_open_three_one_ply_earlier() {
 fn threat_extension_changes_the_tree_and_is_deterministic() {
     let mut changed = 0;
     for (what, mut b) in bench_boards() {
-        let history = b.history().to_vec();
-        let fixed = limits(7, None);
-        let d1 = search(&mut b, "three_ext=1,three_ext_renju=1", &fixed);
-        let d2 = search(&mut b, "three_ext=1,three_ext_renju=1", &fixed);
-        assert_eq!(
-            (d1.nodes, d1.best, d1.value),
-            (d2.nodes, d2.best, d2.value),
-            "{what}: two depth-7 searches differ"
-        );
-        assert!(b.is_legal(d1.best), "{what}: {:?}", d1.best);
-        assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
-        let off = search(&mut b, "three_ext=0,three_ext_renju=0", &fixed);
+        let d1 = repeatable_search(&what, &mut b, "three_ext=1,three_ext_renju=1", 7);
+        let off = search(&mut b, "three_ext=0,three_ext_renju=0", &limits(7, None));
         changed += usize::from(off.nodes != d1.nodes);
     }
     assert!(changed >= 10, "only {changed} searches changed");

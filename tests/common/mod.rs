@@ -78,3 +78,36 @@ pub fn bench_boards() -> impl Iterator<Item = (String, Board)> {
             (format!("position {}", i + 1), b)
         })
 }
+
+/// One search of `b` with the default parameters changed by `spec` (`key=value,…`), a
+/// fresh 4 MiB table and no callbacks.
+#[allow(dead_code)]
+pub fn search_spec(b: &mut Board, spec: &str, l: &SearchLimits) -> sente::search::SearchResult {
+    let mut p = sente::search::params::SearchParams::default();
+    p.apply(spec).unwrap();
+    let mut s = sente::search::Searcher::new(4 << 20, p);
+    s.go(b, l, None, &mut |_| {})
+}
+
+/// [`search_spec`] to `depth` twice: asserts that both searches agree (nodes, move,
+/// value), that the move is legal and that the board is left as it was; returns the result.
+#[allow(dead_code)]
+pub fn repeatable_search(
+    what: &str,
+    b: &mut Board,
+    spec: &str,
+    depth: i32,
+) -> sente::search::SearchResult {
+    let history = b.history().to_vec();
+    let fixed = fixed_limits(depth, None);
+    let first = search_spec(b, spec, &fixed);
+    let again = search_spec(b, spec, &fixed);
+    assert_eq!(
+        (first.nodes, first.best, first.value),
+        (again.nodes, again.best, again.value),
+        "{what}: two depth-{depth} searches with {spec} differ"
+    );
+    assert!(b.is_legal(first.best), "{what}: {:?}", first.best);
+    assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
+    first
+}
