@@ -30,6 +30,7 @@ fn generated(games: usize) -> Vec<Game> {
         threads: 1,
         params: SearchParams::default(),
         random_plies: 4,
+        anywhere: 0,
     };
     let mut bytes = Vec::new();
     run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");

@@ -204,16 +204,30 @@ pub struct DatagenConfig {
     pub params: SearchParams,
     /// Most random plies of the opening (at least 1 more than the first stone).
     pub random_plies: usize,
+    /// Percentage of games whose opening may lie anywhere on the board (the first stone
+    /// on any cell, edges and corners included), as tournament openings often do; the
+    /// others start within 2 of the centre.
+    pub anywhere: u32,
 }
 
 /// A random opening for game `index`: a first stone within 2 of the centre, then
 /// random empty cells within 2 of a stone (and within 5 of the centre), none of which
-/// leaves a five or straight-four point on the board.
-fn opening(board: &mut Board, rng: &mut StdRng, plies: usize) {
-    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-    let first = board
-        .pos(cx + rng.gen_range(-2..=2), cy + rng.gen_range(-2..=2))
-        .expect("near the centre");
+/// leaves a five or straight-four point on the board. With `anywhere` the first stone
+/// may stand on any cell of the board, and the others within 5 of it.
+fn opening(board: &mut Board, rng: &mut StdRng, plies: usize, anywhere: bool) {
+    let first = if anywhere {
+        let (w, h) = (board.width() as i64, board.height() as i64);
+        board.pos(rng.gen_range(0..w), rng.gen_range(0..h))
+    } else {
+        let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+        board.pos(cx + rng.gen_range(-2..=2), cy + rng.gen_range(-2..=2))
+    }
+    .expect("on the board");
+    let (cx, cy) = if anywhere {
+        (first.x() as i64, first.y() as i64)
+    } else {
+        (board.width() as i64 / 2, board.height() as i64 / 2)
+    };
     board.make(first);
     let mut cands = Vec::new();
     let mut tries = 0;
@@ -256,7 +270,8 @@ pub fn play_game(cfg: &DatagenConfig, index: usize, searcher: &mut Searcher) -> 
         StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut board = Board::new(cfg.size, cfg.size, cfg.rule).expect("board size");
     let plies = rng.gen_range(2..=cfg.random_plies.max(2));
-    opening(&mut board, &mut rng, plies);
+    let anywhere = cfg.anywhere > 0 && rng.gen_range(0..100) < cfg.anywhere;
+    opening(&mut board, &mut rng, plies, anywhere);
     let opening_len = board.move_count();
     searcher.clear();
     let mut values = Vec::new();
@@ -489,7 +504,7 @@ pub fn run(
 }
 
 /// `datagen --rule R --size S --games N --nodes K --seed X --threads T --out FILE
-/// [--plies P] [--params SPEC]`. Returns the exit code.
+/// [--plies P] [--anywhere PERCENT] [--params SPEC]`. Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let mut cfg = DatagenConfig {
         rule: Rule::Freestyle,
@@ -500,6 +515,7 @@ pub fn cli(args: &[String]) -> i32 {
         threads: 1,
         params: SearchParams::default(),
         random_plies: 6,
+        anywhere: 0,
     };
     let mut path = None;
     let mut i = 0;
@@ -519,6 +535,11 @@ pub fn cli(args: &[String]) -> i32 {
             "--seed" => num(&v).map(|n| cfg.seed = n),
             "--threads" => num(&v).map(|n| cfg.threads = n as usize),
             "--plies" => num(&v).map(|n| cfg.random_plies = n as usize),
+            "--anywhere" => num(&v).and_then(|n| {
+                (n <= 100)
+                    .then(|| cfg.anywhere = n as u32)
+                    .ok_or_else(|| "a percentage, 0 to 100".to_string())
+            }),
             "--params" => cfg.params.apply(&v),
             "--out" => {
                 path = Some(v);
@@ -599,6 +620,30 @@ mod tests {
     }
 
     #[test]
+    fn openings_anywhere_reach_the_edges_and_centre_openings_do_not() {
+        // Over many seeds, the stones of `anywhere` openings stand on edge rows or
+        // columns, those of the default openings never within 2 of an edge (a 20 × 20
+        // board: the centre openings keep within 5 of the centre).
+        let edge_stones = |anywhere: bool| {
+            let mut n = 0;
+            for seed in 0..200u64 {
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut board = Board::new(20, 20, Rule::Freestyle).unwrap();
+                opening(&mut board, &mut rng, 6, anywhere);
+                assert!(board.move_count() >= 2, "an opening has stones");
+                n += board
+                    .history()
+                    .iter()
+                    .filter(|p| p.x().min(p.y()) <= 1 || p.x().max(p.y()) >= 18)
+                    .count();
+            }
+            n
+        };
+        assert_eq!(edge_stones(false), 0);
+        assert!(edge_stones(true) > 20, "{}", edge_stones(true));
+    }
+
+    #[test]
     fn a_datagen_run_is_reproducible_and_its_records_read_back() {
         let cfg = DatagenConfig {
             rule: Rule::Standard,
@@ -609,6 +654,7 @@ mod tests {
             threads: 2,
             params: SearchParams::default(),
             random_plies: 6,
+            anywhere: 0,
         };
         let mut a = Vec::new();
         let mut b = Vec::new();

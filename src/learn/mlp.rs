@@ -524,6 +524,7 @@ mod tests {
             threads: 2,
             params: SearchParams::default(),
             random_plies: 6,
+            anywhere: 0,
         };
         let mut bytes = Vec::new();
         run(&cfg, &mut bytes, &mut |_| {}).expect("datagen");

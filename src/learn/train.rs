@@ -645,6 +645,7 @@ mod tests {
                 ..SearchParams::default()
             },
             random_plies: 6,
+            anywhere: 0,
         };
         let mut bytes = Vec::new();
         run(&cfg, &mut bytes, &mut |_| {}).unwrap();
