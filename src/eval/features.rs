@@ -10,7 +10,7 @@
 
 use crate::board::{Board, CELL_VALUE_FIELDS};
 use crate::pattern::{field_of_codes, Pattern4};
-use crate::types::Color;
+use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
 /// Number of distinct multisets of four direction codes (8 codes): C(11, 4).
@@ -85,6 +85,41 @@ pub fn threat_mask(board: &Board, me: Color) -> usize {
     let five = any(o, Pattern4::Five, Pattern4::Five);
     let flex4 = |c| any(c, Pattern4::Flex4, Pattern4::Flex4);
     five | flex4(m) << 1 | flex4(o) << 2 | side(m) << 3 | side(o) << 7
+}
+
+/// The side of the board the networks' inputs are measured on: most cells of an empty
+/// board hold a lone-stone combination ([`size_correction`]), so their counts grow with
+/// the board, and a network sees them as on a board of this side.
+pub const REFERENCE_SIZE: usize = 15;
+
+/// What to add to each combination count of a `width` × `height` board of `rule`
+/// (`out[c][k]`) so that it reads as on a [`REFERENCE_SIZE`] board: the reference
+/// board's empty counts less this board's. An empty cell whose four lines have room
+/// but no stone is a lone-stone combination (code 1 in every open direction); a
+/// 20 × 20 board has about 175 more of them than a 15 × 15 one whatever the stones do,
+/// which a network trained on 15 × 15 positions would read as a very different
+/// position. All zeros on a reference board.
+#[must_use]
+pub fn size_correction(width: usize, height: usize, rule: Rule) -> [[i32; COMBOS]; 2] {
+    let mut out = [[0i32; COMBOS]; 2];
+    if (width, height) == (REFERENCE_SIZE, REFERENCE_SIZE) {
+        return out;
+    }
+    let (Ok(own), Ok(reference)) = (
+        Board::new(width, height, rule),
+        Board::new(REFERENCE_SIZE, REFERENCE_SIZE, rule),
+    ) else {
+        return out;
+    };
+    let (mut a, mut b) = ([[0u16; COMBOS]; 2], [[0u16; COMBOS]; 2]);
+    combo_counts(&own, &mut a);
+    combo_counts(&reference, &mut b);
+    for c in 0..2 {
+        for k in 0..COMBOS {
+            out[c][k] = i32::from(b[c][k]) - i32::from(a[c][k]);
+        }
+    }
+    out
 }
 
 /// Per colour, how many empty cells have each combination (`out[c][k]`), for training.

@@ -15,9 +15,11 @@
 //! and takes the output: a few hundred operations. A board without those sums is
 //! evaluated from scratch with the same integer rows (the same value).
 
-use super::features::{combo_of_index, threat_mask, COMBOS, THREATS};
+use super::features::{
+    combo_of_index, size_correction, threat_mask, COMBOS, REFERENCE_SIZE, THREATS,
+};
 use crate::board::{Board, CellVectors};
-use crate::types::{Rule, Value, VALUE_MATE_IN_MAX};
+use crate::types::{Rule, Value, MAX_SIZE, MIN_SIZE, VALUE_MATE_IN_MAX};
 use std::sync::OnceLock;
 
 /// The shipped network (freestyle): see docs/learned-evaluation.md for how it was made.
@@ -58,7 +60,14 @@ pub struct Mlp {
     /// The cell input rows in fixed point, per combination: own part (`h`), then
     /// opponent part (`h`); the board keeps their sums.
     vectors: CellVectors,
+    /// Per board geometry (rule, width, height), the fixed-point hidden sums of
+    /// [`size_correction`], made when a board of that geometry is first evaluated:
+    /// black's and white's own parts, then their opponent parts (`4 h` numbers).
+    offsets: Box<[OnceLock<Box<[i16]>>]>,
 }
+
+/// Board sides a geometry offset is kept for (`MIN_SIZE..=MAX_SIZE`).
+const SIDES: usize = MAX_SIZE - MIN_SIZE + 1;
 
 impl Mlp {
     /// Read a network file's bytes.
@@ -113,6 +122,9 @@ impl Mlp {
             w2: w2.to_vec(),
             b2: b2[0],
             vectors,
+            offsets: (0..Rule::ALL.len() * SIDES * SIDES)
+                .map(|_| OnceLock::new())
+                .collect(),
         })
     }
 
@@ -188,6 +200,36 @@ impl Mlp {
         Ok(Box::leak(Box::new(m)))
     }
 
+    /// The hidden-sum offsets of `board`'s geometry (`None` on a reference board, where
+    /// they are zero).
+    #[inline]
+    fn offsets(&self, board: &Board) -> Option<&[i16]> {
+        let (w, h) = (board.width(), board.height());
+        if (w, h) == (REFERENCE_SIZE, REFERENCE_SIZE) {
+            return None;
+        }
+        let slot = (board.rule().idx() * SIDES + (w - MIN_SIZE)) * SIDES + (h - MIN_SIZE);
+        let cell = self.offsets.get(slot)?;
+        Some(cell.get_or_init(|| {
+            let d = size_correction(w, h, board.rule());
+            let n = self.h;
+            let mut out = vec![0i32; 4 * n];
+            for c in 0..2 {
+                for (k, &dk) in d[c].iter().enumerate().skip(1) {
+                    if dk != 0 {
+                        let row = self.vectors.row(k);
+                        for i in 0..n {
+                            out[c * n + i] += dk * i32::from(row[i]);
+                            out[(2 + c) * n + i] += dk * i32::from(row[n + i]);
+                        }
+                    }
+                }
+            }
+            // Wrapped to 16 bits like the board's sums, which they are added to.
+            out.iter().map(|&x| x as i16).collect()
+        }))
+    }
+
     /// The value of `board` for the side to move.
     #[must_use]
     pub fn evaluate(&self, board: &Board) -> Value {
@@ -211,6 +253,13 @@ impl Mlp {
                         opp[i] = opp[i].wrapping_add(ro[h + i]);
                     }
                 }
+            }
+        }
+        if let Some(off) = self.offsets(board) {
+            let (m, o) = (me.idx(), me.opp().idx());
+            for i in 0..h {
+                own[i] = own[i].wrapping_add(off[m * h + i]);
+                opp[i] = opp[i].wrapping_add(off[(2 + o) * h + i]);
             }
         }
         let threat = 2 * COMBOS + threat_mask(board, me);
@@ -254,15 +303,56 @@ mod tests {
     }
 
     #[test]
+    fn a_position_reads_alike_on_boards_of_15_and_20() {
+        // The same stones in the middle of a 15 × 15 and of a 20 × 20 board: the
+        // network's inputs are counted as on 15 × 15, so the values agree up to the
+        // few cells whose lines reach the smaller board's edges. Without the size
+        // correction the 20 × 20 board has ~175 more lone-stone cells per colour and
+        // the shipped network's value moves by about 100.
+        use crate::types::Pos;
+        let m: &'static Mlp = Box::leak(Box::new(Mlp::parse(BUILTIN, "x").expect("parse")));
+        let stones = [(7, 7), (8, 8), (7, 9), (6, 8), (8, 9), (9, 9), (6, 10)];
+        let value = |n: usize, kept: bool| {
+            let mut b = Board::new(n, n, Rule::Freestyle).expect("board");
+            if kept {
+                b.set_cell_vectors(Some(m.cell_vectors()));
+            }
+            let o = (n - 15) / 2;
+            for &(x, y) in &stones {
+                b.make(Pos::new(x + o, y + o));
+            }
+            m.evaluate(&b)
+        };
+        let small = value(15, true);
+        for kept in [true, false] {
+            let big = value(20, kept);
+            assert!((big - small).abs() <= 25, "15: {small}, 20: {big}");
+        }
+        // The correction is zero on the reference board and not on another.
+        let d = size_correction(15, 15, Rule::Freestyle);
+        assert!(d.iter().flatten().all(|&x| x == 0));
+        let d = size_correction(20, 20, Rule::Freestyle);
+        assert!(
+            d[0].iter().sum::<i32>() == 225 - 400,
+            "{:?}",
+            d[0].iter().sum::<i32>()
+        );
+    }
+
+    #[test]
     fn the_kept_sums_give_the_same_value_as_a_pass_over_the_cells() {
         use crate::types::Pos;
         let m: &'static Mlp = Box::leak(Box::new(
             Mlp::parse(&random_bytes(16, 0.5, 7), "x").expect("parse"),
         ));
-        for rule in [Rule::Freestyle, Rule::Renju] {
-            let mut kept = Board::new(15, 15, rule).expect("board");
+        for (rule, n) in [
+            (Rule::Freestyle, 15),
+            (Rule::Renju, 15),
+            (Rule::Freestyle, 20),
+        ] {
+            let mut kept = Board::new(n, n, rule).expect("board");
             kept.set_cell_vectors(Some(m.cell_vectors()));
-            let mut plain = Board::new(15, 15, rule).expect("board");
+            let mut plain = Board::new(n, n, rule).expect("board");
             let mut x = 12345u64;
             let mut differ = 0;
             let mut last = m.evaluate(&plain);

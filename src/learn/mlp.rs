@@ -10,7 +10,7 @@ use super::datagen::{read_files, Game};
 use super::label::{are_siblings, is_child};
 use super::train::{cross_entropy, fit_scale, sigmoid};
 use crate::board::Board;
-use crate::eval::features::{combo_counts, threat_mask, COMBOS};
+use crate::eval::features::{combo_counts, size_correction, threat_mask, COMBOS};
 use crate::eval::mlp::{INPUTS, MAX_HIDDEN};
 use crate::pattern::Pattern4;
 use crate::types::Rule;
@@ -34,6 +34,7 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
     // Every 10th game is held back; the siblings of a parent go together (every 10th
     // parent).
     let (mut group, mut parents, mut held) = (0, 0usize, false);
+    let (mut geometry, mut correction) = ((0, 0), [[0; COMBOS]; 2]);
     for (gi, g) in games.iter().enumerate() {
         let child = is_child(g);
         let sibling = gi > 0 && are_siblings(&games[gi - 1], g);
@@ -52,6 +53,11 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
         let Ok(mut b) = Board::new(g.width, g.height, g.rule) else {
             continue;
         };
+        // The counts as on a 15 × 15 board, as the evaluation reads them.
+        if (g.width, g.height) != geometry {
+            geometry = (g.width, g.height);
+            correction = size_correction(g.width, g.height, g.rule);
+        }
         for (i, &m) in g.moves.iter().enumerate() {
             if i >= g.opening {
                 let me = b.side_to_move();
@@ -64,9 +70,11 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
                     combo_counts(&b, &mut counts);
                     let mut inputs = Vec::new();
                     for (base, c) in [(0, me), (COMBOS, me.opp())] {
+                        let d = &correction[c.idx()];
                         for (k, &n) in counts[c.idx()].iter().enumerate().skip(1) {
-                            if n > 0 {
-                                inputs.push(((base + k) as u32, f32::from(n) / 4.0));
+                            let n = i32::from(n) + d[k];
+                            if n != 0 {
+                                inputs.push(((base + k) as u32, n as f32 / 4.0));
                             }
                         }
                     }
