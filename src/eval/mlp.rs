@@ -48,7 +48,7 @@ pub struct Mlp {
     pub source: String,
     /// The rules and the board size it evaluates (`None`: every rule and size, as for a
     /// file given by the user).
-    only: Option<(&'static [Rule], usize)>,
+    only: Option<&'static [(Rule, usize)]>,
     /// The network that evaluates the positions this one does not (the shipped ones
     /// form a chain: freestyle and standard, then renju).
     next: Option<&'static Mlp>,
@@ -129,35 +129,40 @@ impl Mlp {
     }
 
     /// The shipped networks: one trained on freestyle positions, which evaluates
-    /// freestyle and standard 15 × 15 (it lost more against Rapfi on 20 × 20 than the
-    /// tables, and far more against PentaZen in renju: benches/RESULTS.md), followed by
-    /// one trained on renju positions for renju 15 × 15 ([`Mlp::for_board`] picks).
+    /// freestyle 15 × 15 and 20 × 20 (on 20 × 20 since its inputs are counted as on
+    /// 15 × 15) and standard 15 × 15 (it lost far more against PentaZen in renju than
+    /// the tables: benches/RESULTS.md), followed by one trained on renju positions for
+    /// renju 15 × 15 ([`Mlp::for_board`] picks).
     ///
     /// # Panics
     /// If a shipped file does not parse (a test checks that they do).
     pub fn builtin() -> &'static Mlp {
         static M: OnceLock<&'static Mlp> = OnceLock::new();
         M.get_or_init(|| {
-            let renju = Mlp::shipped(BUILTIN_RENJU, "builtin renju", &[Rule::Renju], None);
+            let renju = Mlp::shipped(BUILTIN_RENJU, "builtin renju", &[(Rule::Renju, 15)], None);
             Mlp::shipped(
                 BUILTIN,
                 "builtin",
-                &[Rule::Freestyle, Rule::Standard],
+                &[
+                    (Rule::Freestyle, 15),
+                    (Rule::Standard, 15),
+                    (Rule::Freestyle, 20),
+                ],
                 Some(renju),
             )
         })
     }
 
-    /// A shipped network for `rules` on 15 × 15, followed by `next`, alive for the
-    /// process's lifetime.
+    /// A shipped network for the square boards of `only` (rule, side), followed by
+    /// `next`, alive for the process's lifetime.
     fn shipped(
         bytes: &[u8],
         source: &str,
-        rules: &'static [Rule],
+        only: &'static [(Rule, usize)],
         next: Option<&'static Mlp>,
     ) -> &'static Mlp {
         let mut m = Mlp::parse(bytes, source).expect("a shipped network parses");
-        m.only = Some((rules, 15));
+        m.only = Some(only);
         m.next = next;
         Box::leak(Box::new(m))
     }
@@ -179,8 +184,8 @@ impl Mlp {
     /// Whether the network evaluates `board`'s positions (otherwise the tables do).
     #[must_use]
     pub fn applies(&self, board: &Board) -> bool {
-        self.only.is_none_or(|(rules, n)| {
-            rules.contains(&board.rule()) && board.width() == n && board.height() == n
+        self.only.is_none_or(|only| {
+            board.width() == board.height() && only.contains(&(board.rule(), board.width()))
         })
     }
 
@@ -385,17 +390,18 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_networks_cover_freestyle_standard_and_renju_15_only() {
+    fn the_shipped_networks_cover_freestyle_15_and_20_standard_and_renju_15() {
         let m = Mlp::builtin();
         assert_eq!(m.source, "builtin");
         let board = |n, rule| Board::new(n, n, rule).expect("board");
         let pick = |n, rule| m.for_board(&board(n, rule)).map(|x| x.source.as_str());
         assert_eq!(pick(15, Rule::Freestyle), Some("builtin"));
         assert_eq!(pick(15, Rule::Standard), Some("builtin"));
+        assert_eq!(pick(20, Rule::Freestyle), Some("builtin"));
         assert_eq!(pick(15, Rule::Renju), Some("builtin renju"));
         assert!(!m.applies(&board(15, Rule::Renju)));
         for (n, rule) in [
-            (20, Rule::Freestyle),
+            (19, Rule::Freestyle),
             (20, Rule::Standard),
             (20, Rule::Renju),
             (15, Rule::Caro8),

@@ -81,13 +81,14 @@ crate::tunable! {
             "weights" ("a file name") with parse_weights, show_weights
             => "the learned evaluation with the weights of this file (a file that cannot be \
                 used is an error and changes nothing)";
-        /// The network evaluation; the shipped ones by default (they evaluate freestyle,
-        /// standard and renju 15 × 15 only, other rules and sizes keep the tables).
+        /// The network evaluation; the shipped ones by default (they evaluate freestyle
+        /// 15 × 15 and 20 × 20, standard and renju 15 × 15, other rules and sizes keep the
+        /// tables).
         mlp: Option<MlpRef> = Some(Shared(Mlp::builtin())),
             "mlp" ("`builtin`, a file name, or `-` for none") with parse_mlp, show_mlp
             => "evaluate with a small network instead of the tables: `builtin` (the \
-                default) are the shipped ones, for freestyle, standard and renju 15 × 15 only \
-                (other rules and sizes keep the tables); a file (see `src/eval/mlp.rs`) evaluates every rule \
+                default) are the shipped ones, for freestyle 15 × 15 and 20 × 20, standard and \
+                renju 15 × 15 (other rules and sizes keep the tables); a file (see `src/eval/mlp.rs`) evaluates every rule \
                 and size; `-` the tables everywhere";
     }
 }
@@ -116,7 +117,8 @@ fn show_weights(w: &Option<WeightsRef>) -> String {
     w.map_or_else(|| "-".to_string(), |w| w.0.source.clone())
 }
 
-/// `mlp`: `-` none, `builtin` the shipped networks (freestyle, standard, renju 15 × 15), else
+/// `mlp`: `-` none, `builtin` the shipped networks (freestyle 15 and 20, standard and renju
+/// 15), else
 /// a file.
 fn parse_mlp(v: &str) -> Result<Option<MlpRef>, String> {
     match v {
