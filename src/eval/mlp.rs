@@ -46,8 +46,8 @@ const MAX_WEIGHT: f32 = 64.0;
 pub struct Mlp {
     /// Where it was loaded from.
     pub source: String,
-    /// The rules and the board size it evaluates (`None`: every rule and size, as for a
-    /// file given by the user).
+    /// The (rule, side) pairs of the square boards it evaluates (`None`: every rule and
+    /// size, as for a file given by the user).
     only: Option<&'static [(Rule, usize)]>,
     /// The network that evaluates the positions this one does not (the shipped ones
     /// form a chain: freestyle and standard, then renju).
@@ -233,6 +233,12 @@ impl Mlp {
             // Wrapped to 16 bits like the board's sums, which they are added to.
             out.iter().map(|&x| x as i16).collect()
         }))
+    }
+
+    /// Make the offsets of `board`'s geometry now (before a search), so that the
+    /// search's first evaluation on a new board size allocates nothing.
+    pub fn warm(&self, board: &Board) {
+        let _ = self.offsets(board);
     }
 
     /// The value of `board` for the side to move.

@@ -77,7 +77,11 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
     if let Some(w) = p.learned {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
-    board.set_cell_vectors(network(board, p).map(mlp::Mlp::cell_vectors));
+    let net = network(board, p);
+    board.set_cell_vectors(net.map(mlp::Mlp::cell_vectors));
+    if let Some(m) = net {
+        m.warm(board);
+    }
 }
 
 /// The hand-set evaluation ([`classic`]) as learned-evaluation weights: each
