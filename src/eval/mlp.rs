@@ -343,11 +343,7 @@ mod tests {
         let d = size_correction(15, 15, Rule::Freestyle);
         assert!(d.iter().flatten().all(|&x| x == 0));
         let d = size_correction(20, 20, Rule::Freestyle);
-        assert!(
-            d[0].iter().sum::<i32>() == 225 - 400,
-            "{:?}",
-            d[0].iter().sum::<i32>()
-        );
+        assert_eq!(d[0].iter().sum::<i32>(), 225 - 400);
     }
 
     #[test]

@@ -215,19 +215,19 @@ pub struct DatagenConfig {
 /// leaves a five or straight-four point on the board. With `anywhere` the first stone
 /// may stand on any cell of the board, and the others within 5 of it.
 fn opening(board: &mut Board, rng: &mut StdRng, plies: usize, anywhere: bool) {
-    let first = if anywhere {
-        let (w, h) = (board.width() as i64, board.height() as i64);
-        board.pos(rng.gen_range(0..w), rng.gen_range(0..h))
+    // The first stone and the centre the others keep within 5 of.
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let ((fx, fy), (cx, cy)) = if anywhere {
+        let p = (rng.gen_range(0..w), rng.gen_range(0..h));
+        (p, p)
     } else {
-        let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-        board.pos(cx + rng.gen_range(-2..=2), cy + rng.gen_range(-2..=2))
-    }
-    .expect("on the board");
-    let (cx, cy) = if anywhere {
-        (first.x() as i64, first.y() as i64)
-    } else {
-        (board.width() as i64 / 2, board.height() as i64 / 2)
+        let c = (w / 2, h / 2);
+        (
+            (c.0 + rng.gen_range(-2..=2), c.1 + rng.gen_range(-2..=2)),
+            c,
+        )
     };
+    let first = board.pos(fx, fy).expect("on the board");
     board.make(first);
     let mut cands = Vec::new();
     let mut tries = 0;
