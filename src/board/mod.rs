@@ -1441,9 +1441,14 @@ impl Board {
     }
 
     /// Put a stone of `c` on the empty square `p` without touching history, side to
-    /// move or key: for look-ahead inside rule checks. Undo with [`Board::lift`].
+    /// move or key: for look-ahead inside rule checks and the threat solvers. Undo with
+    /// [`Board::lift`]. The vector sums are not updated (nothing evaluates a position
+    /// with look-ahead stones; a network evaluation reads the sums of [`Board::make`]'s
+    /// frames only): their frame above holds stale numbers until it is made again.
     pub(crate) fn place(&mut self, p: Pos, c: Color) {
+        let vectors = self.vectors.take();
         self.put(p, Cell::stone(c));
+        self.vectors = vectors;
     }
 
     /// Take away a stone put by [`Board::place`].
@@ -1820,6 +1825,55 @@ mod tests {
                     b.unmake();
                 }
                 b.make(empty[rng.gen_range(0..empty.len())]);
+            }
+        }
+    }
+
+    /// Look-ahead stones (`place`, as the threat solvers and renju's rule checks put
+    /// them) do not update the vector sums, and moves made on top of them (the solvers'
+    /// own `make`s) compute stale ones; once they are all taken back, the board still
+    /// keeps its sums and they equal a rebuild, and so do those of later moves. Rows of
+    /// 64 numbers: the width of the shipped networks' sums (the unrolled path).
+    #[test]
+    fn look_ahead_stones_leave_the_search_frames_vector_sums_exact() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0x91ACE);
+        let (width, rows) = (64, 50);
+        let mut r: Vec<i16> = (0..width * rows).map(|_| rng.gen()).collect();
+        r[..width].fill(0);
+        let mut map = || {
+            let mut m: Vec<u16> = (0..CELL_VALUE_FIELDS)
+                .map(|_| rng.gen_range(0..rows as u16))
+                .collect();
+            m[0] = 0;
+            m
+        };
+        let maps = [map(), map()];
+        let table: &'static CellVectors =
+            Box::leak(Box::new(CellVectors::new(width, maps, r).expect("table")));
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut b = Board::new(15, 15, rule).expect("size");
+            b.set_cell_vectors(Some(table));
+            for _ in 0..60 {
+                let empty: Vec<Pos> = b.all_squares().filter(|&p| b.is_empty(p)).collect();
+                // A look-ahead: two placed stones with a made move between them.
+                let (a, m, c) = (
+                    empty[rng.gen_range(0..empty.len())],
+                    empty[rng.gen_range(0..empty.len())],
+                    empty[rng.gen_range(0..empty.len())],
+                );
+                if a != m && m != c && a != c {
+                    b.place(a, b.side_to_move());
+                    b.make(m);
+                    b.place(c, b.side_to_move());
+                    b.lift(c);
+                    b.unmake();
+                    b.lift(a);
+                }
+                assert!(b.has_cell_vectors(table), "the board kept its vector sums");
+                b.assert_consistent();
+                let empty: Vec<Pos> = b.all_squares().filter(|&p| b.is_empty(p)).collect();
+                b.make(empty[rng.gen_range(0..empty.len())]);
+                b.assert_consistent();
             }
         }
     }
