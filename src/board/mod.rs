@@ -1832,24 +1832,17 @@ mod tests {
     /// Look-ahead stones (`place`, as the threat solvers and renju's rule checks put
     /// them) do not update the vector sums, and moves made on top of them (the solvers'
     /// own `make`s) compute stale ones; once they are all taken back, the board still
-    /// keeps its sums and they equal a rebuild, and so do those of later moves. Rows of
-    /// 64 numbers: the width of the shipped networks' sums (the unrolled path).
+    /// keeps its sums and they equal a rebuild, and so do those of later moves. The
+    /// shipped freestyle network's table: rows of 64 numbers (the unrolled path).
     #[test]
     fn look_ahead_stones_leave_the_search_frames_vector_sums_exact() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x91ACE);
-        let (width, rows) = (64, 50);
-        let mut r: Vec<i16> = (0..width * rows).map(|_| rng.gen()).collect();
-        r[..width].fill(0);
-        let mut map = || {
-            let mut m: Vec<u16> = (0..CELL_VALUE_FIELDS)
-                .map(|_| rng.gen_range(0..rows as u16))
-                .collect();
-            m[0] = 0;
-            m
-        };
-        let maps = [map(), map()];
-        let table: &'static CellVectors =
-            Box::leak(Box::new(CellVectors::new(width, maps, r).expect("table")));
+        let table = crate::eval::mlp::Mlp::builtin().cell_vectors();
+        assert_eq!(
+            table.width(),
+            64,
+            "the shipped network's sums take the unrolled path"
+        );
         for rule in [Rule::Freestyle, Rule::Renju] {
             let mut b = Board::new(15, 15, rule).expect("size");
             b.set_cell_vectors(Some(table));

@@ -215,17 +215,21 @@ impl VectorStack {
     }
 }
 
-/// `dst += plus - minus` (wrapping), every row `dst.len()` numbers long; rows of 64 (a
-/// hidden layer of 32: each colour's sum holds 64 numbers) go through fixed-size arrays,
-/// which the compiler unrolls (13.6 % fewer instructions in `bench 9` under callgrind).
+/// Row width whose updates are unrolled: a hidden layer of 32 (the shipped networks),
+/// each colour's sum holding 64 numbers.
+const UNROLLED: usize = 64;
+
+/// `dst += plus - minus` (wrapping), every row `dst.len()` numbers long; rows of
+/// [`UNROLLED`] numbers go through fixed-size arrays, which the compiler unrolls (13.6 %
+/// fewer instructions in `bench 9` under callgrind).
 #[inline(always)]
 fn add_delta(dst: &mut [i16], plus: &[i16], minus: &[i16]) {
     if let (Ok(d), Ok(p), Ok(m)) = (
-        <&mut [i16; 64]>::try_from(&mut *dst),
-        <&[i16; 64]>::try_from(plus),
-        <&[i16; 64]>::try_from(minus),
+        <&mut [i16; UNROLLED]>::try_from(&mut *dst),
+        <&[i16; UNROLLED]>::try_from(plus),
+        <&[i16; UNROLLED]>::try_from(minus),
     ) {
-        for k in 0..64 {
+        for k in 0..UNROLLED {
             d[k] = d[k].wrapping_add(p[k].wrapping_sub(m[k]));
         }
         return;
