@@ -81,6 +81,7 @@ fn random_game(
         1 => Some(rng.gen_range(1..=max_moves.max(1))),
         _ => None,
     };
+    let mut vectors_set = false;
     while played < max_moves && board.empty_count() > 0 {
         if values_at == Some(played) {
             board.set_cell_values(random_values());
@@ -88,6 +89,7 @@ fn random_game(
         }
         if vectors_at == Some(played) {
             board.set_cell_vectors(Some(random_vectors()));
+            vectors_set = true;
             assert!(board.vector_sum(sente::types::Color::Black).is_some());
             board.assert_consistent();
         }
@@ -103,6 +105,15 @@ fn random_game(
         }
         board.make(p);
         played += 1;
+        // The vector sums are computed when asked for (an evaluation): sometimes now,
+        // sometimes several moves and takebacks later.
+        if rng.gen_bool(0.3) {
+            board.refresh_vectors();
+            assert_eq!(
+                board.vector_sum(sente::types::Color::White).is_some(),
+                vectors_set
+            );
+        }
         board.assert_consistent();
         checks += 1;
         if rng.gen_bool(0.15) {

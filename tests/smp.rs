@@ -64,12 +64,12 @@ fn a_helpers_board_copy_evaluates_as_the_original() {
     for &(size, rule, m) in &BENCH_POSITIONS {
         let mut b = board_from(size, rule, &moves(m)).expect("legal position");
         sente::eval::prepare(&mut b, &params.eval);
-        let c = b.duplicate();
+        let mut c = b.duplicate();
         assert_eq!(c.history(), b.history());
         assert_eq!(c.key(), b.key());
         assert_eq!(
-            sente::eval::evaluate(&c, &params.eval),
-            sente::eval::evaluate(&b, &params.eval),
+            sente::eval::evaluate(&mut c, &params.eval),
+            sente::eval::evaluate(&mut b, &params.eval),
             "{rule:?} {size}: {m}"
         );
     }

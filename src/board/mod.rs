@@ -1176,15 +1176,28 @@ impl Board {
     }
 
     /// Colour `c`'s sum of its cells' rows of the table set by
-    /// [`Board::set_cell_vectors`] (`None` while none is set).
+    /// [`Board::set_cell_vectors`] (`None` while none is set, and while the sums are not
+    /// brought up to date: see [`Board::refresh_vectors`]).
     #[inline]
     #[must_use]
     pub fn vector_sum(&self, c: Color) -> Option<&[i16]> {
-        Some(self.vectors.as_ref()?.sum(self.frames_len, c.idx()))
+        self.vectors.as_ref()?.sum(self.frames_len, c.idx())
+    }
+
+    /// Bring the vector sums up to the current position: the moves only record what
+    /// they change, and the sums are computed when an evaluation needs them. Cheap when
+    /// they are up to date. Nothing happens on top of look-ahead stones
+    /// ([`Board::place`]): the sums stay unknown there.
+    #[inline]
+    pub fn refresh_vectors(&mut self) {
+        if let Some(v) = self.vectors.as_deref_mut() {
+            let frames = &self.frames;
+            v.refresh(self.frames_len, |g| &frames[g].saved);
+        }
     }
 
     /// Keep the vector sums of `table` from now on (or none), recomputed like
-    /// [`Board::set_cell_values`]. The sums cost every move a pass over the cells it
+    /// [`Board::set_cell_values`] and up to date on return. The sums cost every move a pass over the cells it
     /// changes, so set them only for an evaluation that reads them.
     pub fn set_cell_vectors(&mut self, table: Option<&'static CellVectors>) {
         let same = match (&self.vectors, table) {
@@ -1193,6 +1206,7 @@ impl Board {
             _ => false,
         };
         if same {
+            self.refresh_vectors();
             return;
         }
         debug_assert_eq!(self.frames_len, self.len, "no look-ahead stones");
@@ -1205,6 +1219,7 @@ impl Board {
         for m in moves {
             self.make(m);
         }
+        self.refresh_vectors();
     }
 
     /// Per-class counts of `c`, indexed by `Pattern4 as usize`.
@@ -1406,8 +1421,7 @@ impl Board {
         Lanes::add_diff(plus[1], minus[1], &frame.counts[1], &mut next.counts[1]);
         next.vsum = [frame.vsum[0] + vdelta[0], frame.vsum[1] + vdelta[1]];
         if let Some(v) = self.vectors.as_deref_mut() {
-            let f = self.frames_len - 1;
-            v.update(f, FAR, &self.frames[f].saved, window_ref(&self.s, p.idx()));
+            v.record(self.frames_len - 1, FAR, window_ref(&self.s, p.idx()));
         }
     }
 
@@ -1442,13 +1456,16 @@ impl Board {
 
     /// Put a stone of `c` on the empty square `p` without touching history, side to
     /// move or key: for look-ahead inside rule checks and the threat solvers. Undo with
-    /// [`Board::lift`]. The vector sums are not updated (nothing evaluates a position
-    /// with look-ahead stones; a network evaluation reads the sums of [`Board::make`]'s
-    /// frames only): their frame above holds stale numbers until it is made again.
+    /// [`Board::lift`]. The move is not recorded for the vector sums (nothing evaluates
+    /// a position with look-ahead stones): the frames above it have none
+    /// ([`Board::vector_sum`] is `None` there) until they are made again.
     pub(crate) fn place(&mut self, p: Pos, c: Color) {
         let vectors = self.vectors.take();
         self.put(p, Cell::stone(c));
         self.vectors = vectors;
+        if let Some(v) = self.vectors.as_deref_mut() {
+            v.forget(self.frames_len - 1);
+        }
     }
 
     /// Take away a stone put by [`Board::place`].
@@ -1706,8 +1723,16 @@ impl Board {
             }
         }
         if let (Some(v), Some(f)) = (&self.vectors, &fresh.vectors) {
-            for c in 0..2 {
-                assert_eq!(v.sum(self.frames_len, c), f.sum(0, c), "vector sums {c}");
+            // The sums the recorded moves give (unknown above a look-ahead stone).
+            if let Some(sums) = v.peek(self.frames_len, |g| &self.frames[g].saved) {
+                let w = v.table.width();
+                for c in 0..2 {
+                    assert_eq!(
+                        Some(&sums[c * w..(c + 1) * w]),
+                        f.sum(0, c),
+                        "vector sums {c}"
+                    );
+                }
             }
         }
         for l in 0..NUM_LINES {
@@ -1830,10 +1855,10 @@ mod tests {
     }
 
     /// Look-ahead stones (`place`, as the threat solvers and renju's rule checks put
-    /// them) do not update the vector sums, and moves made on top of them (the solvers'
-    /// own `make`s) compute stale ones; once they are all taken back, the board still
-    /// keeps its sums and they equal a rebuild, and so do those of later moves. The
-    /// shipped freestyle network's table: rows of 64 numbers (the unrolled path).
+    /// them) are not recorded for the vector sums, so that the frames above them (the
+    /// solvers' own `make`s) have none; once they are all taken back, the sums brought
+    /// up to date equal a rebuild, and so do those of later moves. The shipped
+    /// freestyle network's table: rows of 64 numbers (the unrolled path).
     #[test]
     fn look_ahead_stones_leave_the_search_frames_vector_sums_exact() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x91ACE);
@@ -1857,6 +1882,8 @@ mod tests {
                 if a != m && m != c && a != c {
                     b.place(a, b.side_to_move());
                     b.make(m);
+                    b.refresh_vectors();
+                    assert!(b.vector_sum(Color::Black).is_none(), "above a placed stone");
                     b.place(c, b.side_to_move());
                     b.lift(c);
                     b.unmake();
@@ -1867,6 +1894,11 @@ mod tests {
                 let empty: Vec<Pos> = b.all_squares().filter(|&p| b.is_empty(p)).collect();
                 b.make(empty[rng.gen_range(0..empty.len())]);
                 b.assert_consistent();
+                if rng.gen_bool(0.5) {
+                    b.refresh_vectors();
+                    assert!(b.vector_sum(Color::White).is_some());
+                    b.assert_consistent();
+                }
             }
         }
     }

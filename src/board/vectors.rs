@@ -3,7 +3,10 @@
 //! ([`super::Board::value_index`]), to a row of a table, and the board keeps the sum of
 //! the rows of its empty cells per colour. A network evaluation reads these sums as its
 //! first layer (an "accumulator"), so it costs a few hundred operations per node
-//! instead of a pass over every cell.
+//! instead of a pass over every cell. A move only records what it changed; the sums
+//! are computed when an evaluation asks for them ([`VectorStack::refresh`], through
+//! [`super::Board::refresh_vectors`]), so the many frames no evaluation reads cost
+//! next to nothing.
 //!
 //! 16-bit integers added with wraparound: the sums are exact modulo 2^16 whatever the
 //! order of the moves that led to a position (the search stays deterministic, and the
@@ -82,13 +85,34 @@ impl CellVectors {
     }
 }
 
-/// The sums of one board: per frame, both colours' sums (`2 × width` numbers).
+/// The sums of one board: per frame, both colours' sums (`2 × width` numbers), brought
+/// up to date lazily. A move only records the states its stencil's cells take
+/// ([`VectorStack::record`]); the sums of a frame are computed when an evaluation asks
+/// for them ([`VectorStack::refresh`]), from the last frame whose sums are exact and the
+/// moves recorded since. Most frames of a search are never evaluated (interior nodes,
+/// leaves decided by the threat counts, the threat solvers' moves): in the bench's
+/// positions fewer than half.
 pub(super) struct VectorStack {
     pub(super) table: &'static CellVectors,
     sums: Vec<i16>,
+    /// Per frame `f`: the states the move from `f` to `f + 1` left in its stencil's
+    /// cells, by record (the states before it are the board frame's `saved`).
+    after: Vec<[u64; STENCIL]>,
+    /// Per frame `f`: how the move from `f` was recorded: [`NONE`] (a look-ahead stone:
+    /// the frames above it cannot be computed), [`NEAR`] or [`FAR`] (its stencil).
+    kind: Vec<u8>,
+    /// The frames `0..=valid` below the board's top hold exact sums.
+    valid: usize,
     /// Whether the processor has AVX2 (checked once).
     avx2: bool,
 }
+
+/// [`VectorStack::kind`]: not recorded.
+const NONE: u8 = 0;
+/// [`VectorStack::kind`]: recorded without the cells 5 steps away.
+const NEAR: u8 = 1;
+/// [`VectorStack::kind`]: recorded with the cells 5 steps away.
+const FAR: u8 = 2;
 
 /// Per stencil record (see `super::record`), the window offset of its cell, with and
 /// without the cells 5 steps away; records past the stencil's length are never read.
@@ -127,18 +151,23 @@ impl VectorStack {
         VectorStack {
             table,
             sums: vec![0; frames * 2 * table.width],
+            after: vec![[0; STENCIL]; frames],
+            kind: vec![NONE; frames],
+            valid: 0,
             avx2,
         }
     }
 
-    /// Colour index `c`'s sum at frame `f`.
+    /// Colour index `c`'s sum at frame `f`, if it is exact (`f` at most
+    /// [`VectorStack::valid`]; see [`VectorStack::refresh`]).
     #[inline]
-    pub(super) fn sum(&self, f: usize, c: usize) -> &[i16] {
+    pub(super) fn sum(&self, f: usize, c: usize) -> Option<&[i16]> {
         let w = self.table.width;
-        &self.sums[(2 * f + c) * w..(2 * f + c + 1) * w]
+        (f <= self.valid).then(|| &self.sums[(2 * f + c) * w..(2 * f + c + 1) * w])
     }
 
-    /// Recompute frame `f`'s sums from the cells' states.
+    /// Recompute frame `f`'s sums from the cells' states (the frames below it are
+    /// not exact afterwards: only called on a board without moves).
     pub(super) fn rebuild(&mut self, f: usize, cells: impl Iterator<Item = u64>) {
         let t = self.table;
         let w = t.width;
@@ -152,88 +181,184 @@ impl VectorStack {
                 }
             }
         }
+        self.valid = f;
     }
 
-    /// Frame `f + 1`'s sums from frame `f`'s and the move that made it: the cells of
-    /// the stencil, their states before (`saved`) and after (`window`).
+    /// The move from frame `f` to `f + 1`: keep the states it left in its stencil's
+    /// cells (`window`, around the stone), for [`VectorStack::refresh`].
     #[inline]
-    pub(super) fn update(
-        &mut self,
-        f: usize,
-        far: bool,
-        saved: &[Slot; STENCIL],
-        window: &[Slot; super::WINDOW],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: the processor has AVX2 (checked at construction).
-            unsafe { self.update_avx2(f, far, saved, window) };
-            return;
-        }
-        self.update_any(f, far, saved, window);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(
-        &mut self,
-        f: usize,
-        far: bool,
-        saved: &[Slot; STENCIL],
-        window: &[Slot; super::WINDOW],
-    ) {
-        self.update_any(f, far, saved, window);
-    }
-
-    #[inline(always)]
-    fn update_any(
-        &mut self,
-        f: usize,
-        far: bool,
-        saved: &[Slot; STENCIL],
-        window: &[Slot; super::WINDOW],
-    ) {
-        let t = self.table;
-        let w = t.width;
-        let (before, after) = self.sums.split_at_mut(2 * (f + 1) * w);
-        let next = &mut after[..2 * w];
-        next.copy_from_slice(&before[2 * f * w..]);
+    pub(super) fn record(&mut self, f: usize, far: bool, window: &[Slot; super::WINDOW]) {
         let cells = if far { &CELLS_FAR } else { &CELLS_NEAR };
-        for (s, &q) in saved.iter().zip(cells).take(records(far)) {
-            let (old, new) = (s.st, window[q].st);
+        let a = &mut self.after[f];
+        for (x, &q) in a.iter_mut().zip(cells).take(records(far)) {
+            *x = window[q].st;
+        }
+        self.kind[f] = if far { FAR } else { NEAR };
+        self.valid = self.valid.min(f);
+    }
+
+    /// A stone put on frame `f` without a record (a look-ahead stone): the frames
+    /// above it have no sums until they are made again.
+    #[inline]
+    pub(super) fn forget(&mut self, f: usize) {
+        self.kind[f] = NONE;
+        self.valid = self.valid.min(f);
+    }
+
+    /// Bring the sums up to frame `top` from the last exact frame and the recorded
+    /// moves since (`saved(g)`: the board frame `g`'s states before its move). False
+    /// when a move on the way was not recorded (the sums of `top` stay unknown).
+    pub(super) fn refresh<'a>(
+        &mut self,
+        top: usize,
+        saved: impl Fn(usize) -> &'a [Slot; STENCIL],
+    ) -> bool {
+        let w = self.table.width;
+        while self.valid < top {
+            let g = self.valid;
+            if self.kind[g] == NONE {
+                return false;
+            }
+            let (before, after) = self.sums.split_at_mut(2 * (g + 1) * w);
+            let next = &mut after[..2 * w];
+            next.copy_from_slice(&before[2 * g * w..]);
+            let far = self.kind[g] == FAR;
+            apply(self.table, self.avx2, next, far, saved(g), &self.after[g]);
+            self.valid = g + 1;
+        }
+        true
+    }
+
+    /// Frame `top`'s sums as [`VectorStack::refresh`] would compute them, without
+    /// changing the stack (for consistency checks).
+    pub(super) fn peek<'a>(
+        &self,
+        top: usize,
+        saved: impl Fn(usize) -> &'a [Slot; STENCIL],
+    ) -> Option<Vec<i16>> {
+        let w = self.table.width;
+        let from = self.valid.min(top);
+        let mut buf = self.sums[2 * from * w..2 * (from + 1) * w].to_vec();
+        for g in from..top {
+            if self.kind[g] == NONE {
+                return None;
+            }
+            let far = self.kind[g] == FAR;
+            apply(
+                self.table,
+                self.avx2,
+                &mut buf,
+                far,
+                saved(g),
+                &self.after[g],
+            );
+        }
+        Some(buf)
+    }
+}
+
+/// Add to both colours' sums `sums` (`2 × width` numbers) the rows of the stencil's
+/// cells in their states after a move (`after`) less those before it (`saved`).
+#[inline]
+fn apply(
+    t: &CellVectors,
+    avx2: bool,
+    sums: &mut [i16],
+    far: bool,
+    saved: &[Slot; STENCIL],
+    after: &[u64; STENCIL],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: the processor has AVX2 (checked at construction).
+        unsafe { apply_avx2(t, sums, far, saved, after) };
+        return;
+    }
+    let _ = avx2;
+    apply_any(t, sums, far, saved, after);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_avx2(
+    t: &CellVectors,
+    sums: &mut [i16],
+    far: bool,
+    saved: &[Slot; STENCIL],
+    after: &[u64; STENCIL],
+) {
+    apply_any(t, sums, far, saved, after);
+}
+
+#[inline(always)]
+fn apply_any(
+    t: &CellVectors,
+    sums: &mut [i16],
+    far: bool,
+    saved: &[Slot; STENCIL],
+    after: &[u64; STENCIL],
+) {
+    let w = t.width;
+    let n = records(far);
+    if w == UNROLLED {
+        // The changed rows first, then each colour's sum kept in registers while its
+        // rows are added (one load and one store per colour, not per row).
+        let mut pairs = [[(0u16, 0u16); STENCIL]; 2];
+        let mut len = [0usize; 2];
+        for (s, &new) in saved.iter().zip(after).take(n) {
+            let old = s.st;
             if old == new {
                 continue;
             }
             for c in 0..2 {
                 let (a, b) = (t.row_of(c, old), t.row_of(c, new));
                 if a != b {
-                    let (ra, rb) = (t.row(a), t.row(b));
-                    add_delta(&mut next[c * w..(c + 1) * w], rb, ra);
+                    // Row numbers come from the `u16` maps.
+                    pairs[c][len[c]] = (a as u16, b as u16);
+                    len[c] += 1;
                 }
+            }
+        }
+        for c in 0..2 {
+            let dst = <&mut [i16; UNROLLED]>::try_from(&mut sums[c * w..(c + 1) * w])
+                .expect("rows of the unrolled width");
+            let mut acc = *dst;
+            for &(a, b) in &pairs[c][..len[c]] {
+                let ra = <&[i16; UNROLLED]>::try_from(t.row(usize::from(a)))
+                    .expect("rows of the unrolled width");
+                let rb = <&[i16; UNROLLED]>::try_from(t.row(usize::from(b)))
+                    .expect("rows of the unrolled width");
+                for k in 0..UNROLLED {
+                    acc[k] = acc[k].wrapping_add(rb[k].wrapping_sub(ra[k]));
+                }
+            }
+            *dst = acc;
+        }
+        return;
+    }
+    for (s, &new) in saved.iter().zip(after).take(n) {
+        let old = s.st;
+        if old == new {
+            continue;
+        }
+        for c in 0..2 {
+            let (a, b) = (t.row_of(c, old), t.row_of(c, new));
+            if a != b {
+                let (ra, rb) = (t.row(a), t.row(b));
+                add_delta(&mut sums[c * w..(c + 1) * w], rb, ra);
             }
         }
     }
 }
 
-/// Row width whose updates are unrolled: a hidden layer of 32 (the shipped networks),
-/// each colour's sum holding 64 numbers.
+/// Row width whose updates are unrolled and kept in registers: a hidden layer of 32 (the
+/// shipped networks), each colour's sum holding 64 numbers.
 const UNROLLED: usize = 64;
 
-/// `dst += plus - minus` (wrapping), every row `dst.len()` numbers long; rows of
-/// [`UNROLLED`] numbers go through fixed-size arrays, which the compiler unrolls (13.6 %
-/// fewer instructions in `bench 9` under callgrind).
+/// `dst += plus - minus` (wrapping), every row `dst.len()` numbers long (widths other
+/// than [`UNROLLED`], which [`apply_any`] adds in registers).
 #[inline(always)]
 fn add_delta(dst: &mut [i16], plus: &[i16], minus: &[i16]) {
-    if let (Ok(d), Ok(p), Ok(m)) = (
-        <&mut [i16; UNROLLED]>::try_from(&mut *dst),
-        <&[i16; UNROLLED]>::try_from(plus),
-        <&[i16; UNROLLED]>::try_from(minus),
-    ) {
-        for k in 0..UNROLLED {
-            d[k] = d[k].wrapping_add(p[k].wrapping_sub(m[k]));
-        }
-        return;
-    }
     for ((s, x), y) in dst.iter_mut().zip(plus).zip(minus) {
         *s = s.wrapping_add(x.wrapping_sub(*y));
     }

@@ -288,6 +288,7 @@ impl Mlp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Color;
 
     fn bytes(h: u32, fill: f32) -> Vec<u8> {
         let n = INPUTS * h as usize + 2 * h as usize + 1;
@@ -332,6 +333,8 @@ mod tests {
             for &(x, y) in &stones {
                 b.make(Pos::new(x + o, y + o));
             }
+            b.refresh_vectors();
+            assert_eq!(b.vector_sum(Color::Black).is_some(), kept);
             m.evaluate(&b)
         };
         let small = value(15, true);
@@ -381,6 +384,10 @@ mod tests {
                     assert!(kept.has_cell_vectors(m.cell_vectors()));
                     assert!(!plain.has_cell_vectors(m.cell_vectors()));
                     let v = m.evaluate(&plain);
+                    // The sums brought up to date over the moves and takebacks since
+                    // the last comparison (read by the evaluation, not a pass).
+                    kept.refresh_vectors();
+                    assert!(kept.vector_sum(Color::White).is_some());
                     assert_eq!(m.evaluate(&kept), v, "{rule:?}\n{plain}");
                     differ += usize::from(v != last);
                     last = v;

@@ -33,12 +33,15 @@ const F3X2: usize = Pattern4::Flex3x2 as usize;
 /// else the hand-set one.
 #[inline]
 #[must_use]
-pub fn evaluate(board: &Board, p: &EvalParams) -> Value {
+pub fn evaluate(board: &mut Board, p: &EvalParams) -> Value {
     if let Some(w) = p.learned {
         return learned(board, w.0);
     }
     match network(board, p) {
-        Some(m) => m.evaluate(board),
+        Some(m) => {
+            board.refresh_vectors();
+            m.evaluate(board)
+        }
         None => classic(board, p),
     }
 }
@@ -344,7 +347,10 @@ mod tests {
         prepare(&mut b, &p);
         for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9), (5, 7)] {
             b.make(Pos::new(x, y));
-            assert_eq!(evaluate(&b, &p), learned(&b, weights::Weights::builtin()));
+            assert_eq!(
+                evaluate(&mut b, &p),
+                learned(&b, weights::Weights::builtin())
+            );
         }
         // Without the weights the network evaluates this board, and differently.
         let net = EvalParams::default();
@@ -353,17 +359,17 @@ mod tests {
         for (x, y) in [(7, 7), (8, 8), (6, 7), (9, 9), (5, 7)] {
             b2.make(Pos::new(x, y));
         }
-        assert_ne!(evaluate(&b2, &net), evaluate(&b, &p));
+        assert_ne!(evaluate(&mut b2, &net), evaluate(&mut b, &p));
     }
 
     #[test]
     fn evaluation_is_antisymmetric_in_spirit() {
         // Black has an open two, white nothing: black to move is better than white to
         // move in the same stones (white would face it).
-        let b1 = board(&[(6, 7), (0, 0), (7, 7)]);
-        let w_view = evaluate(&b1, &EvalParams::default());
-        let b2 = board(&[(6, 7), (0, 0), (7, 7), (14, 14)]);
-        let b_view = evaluate(&b2, &EvalParams::default());
+        let mut b1 = board(&[(6, 7), (0, 0), (7, 7)]);
+        let w_view = evaluate(&mut b1, &EvalParams::default());
+        let mut b2 = board(&[(6, 7), (0, 0), (7, 7), (14, 14)]);
+        let b_view = evaluate(&mut b2, &EvalParams::default());
         assert!(w_view < 0 && b_view > 0, "{w_view} {b_view}");
     }
 }
