@@ -132,6 +132,29 @@ fn initial(rule: Rule) -> Vec<f32> {
     w
 }
 
+/// The fitted vector as a weight file's scores, rounded.
+fn file_of(rule: Rule, w: &[f32]) -> OrderWeights {
+    let round =
+        |r: std::ops::Range<usize>| -> Vec<i32> { w[r].iter().map(|x| x.round() as i32).collect() };
+    OrderWeights {
+        rule,
+        own: round(0..COMBOS),
+        opp: round(COMBOS..2 * COMBOS),
+        near: std::array::from_fn(|i| w[2 * COMBOS + i].round() as i32),
+    }
+}
+
+/// A weight file's scores as the fitted vector (`own`, `opp`, `near`), the inverse of
+/// the rounding that writes it.
+fn weights_of(ow: &OrderWeights) -> Vec<f32> {
+    ow.own
+        .iter()
+        .chain(&ow.opp)
+        .chain(&ow.near)
+        .map(|&x| x as f32)
+        .collect()
+}
+
 /// The players' names and the opening length of an arbiter `.sgf` record.
 fn sgf_header(text: &str) -> Option<(String, String, usize)> {
     let tag = |t: &str| -> Option<String> {
@@ -147,10 +170,11 @@ fn sgf_header(text: &str) -> Option<(String, String, usize)> {
 }
 
 /// `train-order --rule R --games DIR[,DIR…] --player NAME --out FILE [--epochs N]
-/// [--lr X]`. Returns the exit code.
+/// [--lr X] [--init FILE]` (`--init`: start from a weight file instead of the hand-set
+/// ordering; with `--epochs 0` it reports that file's losses). Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut rule, mut dirs, mut player, mut out) = (Rule::Freestyle, None, None, None);
-    let (mut epochs, mut lr) = (100usize, 50f32);
+    let (mut epochs, mut lr, mut init) = (100usize, 50f32, None);
     for pair in args.chunks(2) {
         let v = pair.get(1).cloned().unwrap_or_default();
         let ok = match pair[0].as_str() {
@@ -169,6 +193,10 @@ pub fn cli(args: &[String]) -> i32 {
             }
             "--epochs" => v.parse().map(|n| epochs = n).is_ok(),
             "--lr" => v.parse().map(|n| lr = n).is_ok(),
+            "--init" => {
+                init = Some(v);
+                true
+            }
             _ => false,
         };
         if !ok {
@@ -228,7 +256,25 @@ pub fn cli(args: &[String]) -> i32 {
         eprintln!("train-order: no positions of {player} found in {dirs}");
         return 1;
     }
-    let mut w = initial(rule);
+    let mut w = match &init {
+        None => initial(rule),
+        Some(path) => {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| OrderWeights::parse(&t));
+            match parsed {
+                Ok(ow) if ow.rule == rule => weights_of(&ow),
+                Ok(ow) => {
+                    eprintln!("train-order: {path} is for {}", ow.rule.name());
+                    return 1;
+                }
+                Err(e) => {
+                    eprintln!("train-order: {path}: {e}");
+                    return 1;
+                }
+            }
+        }
+    };
     // The temperature at which the hand-set ordering fits best (a scan).
     let mut temp = (10.0f32, f32::INFINITY);
     let mut t = 10.0f32;
@@ -258,7 +304,14 @@ pub fn cli(args: &[String]) -> i32 {
         train.len(),
         val.len()
     );
-    line("hand-set ordering", &w);
+    line(
+        if init.is_some() {
+            "initial ordering"
+        } else {
+            "hand-set ordering"
+        },
+        &w,
+    );
     let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
     let mut g = vec![0f32; PARAMS];
     for epoch in 1..=epochs {
@@ -280,14 +333,7 @@ pub fn cli(args: &[String]) -> i32 {
             line(&format!("epoch {epoch}"), &w);
         }
     }
-    let round =
-        |r: std::ops::Range<usize>| -> Vec<i32> { w[r].iter().map(|x| x.round() as i32).collect() };
-    let weights = OrderWeights {
-        rule,
-        own: round(0..COMBOS),
-        opp: round(COMBOS..2 * COMBOS),
-        near: std::array::from_fn(|i| w[2 * COMBOS + i].round() as i32),
-    };
+    let weights = file_of(rule, &w);
     let text = format!(
         "# Learned move-ordering scores (src/order.rs): pbrain-sente train-order, {games} games \
          of {player}, {} positions.\n{}",
@@ -354,5 +400,22 @@ mod tests {
         }
         let after = evaluate(&set, &w, 500.0, None).0;
         assert!(after < before, "loss {before} -> {after}");
+    }
+
+    #[test]
+    fn a_weight_file_given_as_init_is_the_vector_that_writes_it_back() {
+        let text = include_str!("../order_weights.txt");
+        let ow = OrderWeights::parse(text).expect("the shipped table parses");
+        let w = weights_of(&ow);
+        assert_eq!(w.len(), PARAMS);
+        assert_eq!(file_of(ow.rule, &w).to_text(), ow.to_text());
+        // The parts keep their places: the shipped own and opponent scores differ.
+        let swapped: Vec<f32> = w[COMBOS..2 * COMBOS]
+            .iter()
+            .chain(&w[..COMBOS])
+            .chain(&w[2 * COMBOS..])
+            .copied()
+            .collect();
+        assert_ne!(file_of(ow.rule, &swapped).to_text(), ow.to_text());
     }
 }
