@@ -741,7 +741,7 @@ impl Update<'_> {
     /// `FAR`, 10) cells around it, unrolled so that every offset, shift and record index
     /// is a constant. `line` is the window of the line (with the stone) around it.
     #[inline(always)]
-    fn dir<const D: usize, const FAR: bool>(&mut self, line: u64) {
+    fn dir<const D: usize, const FAR: bool, const VALUES: bool>(&mut self, line: u64) {
         let off = Dir::ALL[D].offset() as usize;
         // One bit test per cell (no count to extract first).
         let reach = self.reach;
@@ -761,9 +761,9 @@ impl Update<'_> {
             ($($k:literal)*) => {$(
                 let (n, q) = (record(FAR, D, $k), REACH + off * $k);
                 let (fwd, back) = (on_board($k), on_board(-$k));
-                self.cell::<D>(n, q, fwd, || codes($k));
+                self.cell::<D, VALUES>(n, q, fwd, || codes($k));
                 let (n, q) = (record(FAR, D, -$k), REACH - off * $k);
-                self.cell::<D>(n, q, back, || codes(-$k));
+                self.cell::<D, VALUES>(n, q, back, || codes(-$k));
             )*};
         }
         at!(1 2 3 4);
@@ -776,7 +776,7 @@ impl Update<'_> {
     /// [`HotTables::codes`]) and its classes, saving its state as record `n`; if the cell
     /// is not `on_board`, only save its state.
     #[inline(always)]
-    fn cell<const D: usize>(
+    fn cell<const D: usize, const VALUES: bool>(
         &mut self,
         n: usize,
         q: usize,
@@ -808,9 +808,11 @@ impl Update<'_> {
             self.plus[1] = self.plus[1].add(t.onehot_w(st));
             self.minus[1] = self.minus[1].add(t.onehot_w(old));
         }
-        let v = &self.values.0;
-        self.vdelta[0] += v[0][value_index(st, 0)] - v[0][value_index(old, 0)];
-        self.vdelta[1] += v[1][value_index(st, 1)] - v[1][value_index(old, 1)];
+        if VALUES {
+            let v = &self.values.0;
+            self.vdelta[0] += v[0][value_index(st, 0)] - v[0][value_index(old, 0)];
+            self.vdelta[1] += v[1][value_index(st, 1)] - v[1][value_index(old, 1)];
+        }
     }
 }
 
@@ -1364,17 +1366,24 @@ impl Board {
         // One specialised update per rule kind and colour, so that the key changes are
         // constants (as separate functions: inlined, the compiler merged them again and
         // passed the constants through the stack).
-        match (self.far, v) {
-            (false, Cell::Black) => self.put_as::<false, { Cell::Black as u32 }>(p),
-            (false, _) => self.put_as::<false, { Cell::White as u32 }>(p),
-            (true, Cell::Black) => self.put_as::<true, { Cell::Black as u32 }>(p),
-            (true, _) => self.put_as::<true, { Cell::White as u32 }>(p),
+        // The scalar value sums only when a table is set (learned linear weights): the
+        // network and the hand-set evaluation never read them.
+        let values = !std::ptr::eq(self.values, &ZERO_VALUES);
+        match (self.far, v, values) {
+            (false, Cell::Black, false) => self.put_as::<false, { Cell::Black as u32 }, false>(p),
+            (false, _, false) => self.put_as::<false, { Cell::White as u32 }, false>(p),
+            (true, Cell::Black, false) => self.put_as::<true, { Cell::Black as u32 }, false>(p),
+            (true, _, false) => self.put_as::<true, { Cell::White as u32 }, false>(p),
+            (false, Cell::Black, true) => self.put_as::<false, { Cell::Black as u32 }, true>(p),
+            (false, _, true) => self.put_as::<false, { Cell::White as u32 }, true>(p),
+            (true, Cell::Black, true) => self.put_as::<true, { Cell::Black as u32 }, true>(p),
+            (true, _, true) => self.put_as::<true, { Cell::White as u32 }, true>(p),
         }
     }
 
     /// [`Board::put`] of the cell code `V`, with or without the cells 5 steps away.
     #[inline(never)]
-    fn put_as<const FAR: bool, const V: u32>(&mut self, p: Pos) {
+    fn put_as<const FAR: bool, const V: u32, const VALUES: bool>(&mut self, p: Pos) {
         // One check for the frame and the next (the stack has room for every stone).
         assert!(self.frames_len + 1 < self.frames.len(), "undo stack full");
         let (below, above) = self.frames.split_at_mut(self.frames_len + 1);
@@ -1400,8 +1409,10 @@ impl Board {
             up.minus[0] = up.minus[0].add(up.tables.onehot_b(old));
             up.minus[1] = up.minus[1].add(up.tables.onehot_w(old));
         }
-        up.vdelta[0] -= up.values.0[0][value_index(old, 0)];
-        up.vdelta[1] -= up.values.0[1][value_index(old, 1)];
+        if VALUES {
+            up.vdelta[0] -= up.values.0[0][value_index(old, 0)];
+            up.vdelta[1] -= up.values.0[1][value_index(old, 1)];
+        }
         let at = &LINE_AT[p.idx()];
         let lines = &mut *self.lines;
         macro_rules! dirs {
@@ -1412,7 +1423,7 @@ impl Board {
                 frame.lines[$d] = lines.line_at_unmasked(at.base[$d]);
                 let word = lines.word_unmasked(o);
                 lines.set_word_unmasked(o, word | (u64::from(V) << line_bit(0)) << rest);
-                up.dir::<$d, FAR>(word >> rest | u64::from(V) << line_bit(0));
+                up.dir::<$d, FAR, VALUES>(word >> rest | u64::from(V) << line_bit(0));
             )*};
         }
         dirs!(0 1 2 3);
