@@ -219,8 +219,12 @@ crate::tunable! {
         order_opp: [i32; Pattern4::COUNT] =
             [0, 0, 80, 60, 200, 220, 500, 650, 3000, 450, 900, 4000, 10_000, 50_000];
         /// Order the unforced moves by the learned scores ([`crate::order`]) where a
-        /// table for the rule is shipped (freestyle), instead of `order_own`/`order_opp`.
-        order_learned: bool = false,
+        /// table for the rule is shipped (freestyle), instead of `order_own`/`order_opp`
+        /// (and `order_far`). On since the twenty-fourth session (2026-11-28): against
+        /// Rapfi at 500 ms per move, side by side with the old default on six opening
+        /// sets (freestyle 15 and 20, 550 games per arm), 30.7 % against 25.0 %, ahead
+        /// on five of the six (benches/RESULTS.md).
+        order_learned: bool = true,
             "order_learned" => "order the unforced moves by the learned move-ordering \
                 scores (freestyle only; other rules keep the pattern-class weights)";
         /// Halve the ordering score of an unforced cell more than `far_dist` (4) squares from the
@@ -234,7 +238,9 @@ crate::tunable! {
         order_far: bool = true,
             "order_far" => "order unforced moves far from the recent moves later: a cell \
                 more than `far_dist` (4) squares (Chebyshev) from the last two moves has \
-                its pattern score halved, from the last four quartered";
+                its pattern score halved, from the last four quartered (with the \
+                pattern-class weights only: rules without a learned ordering, or \
+                `order_learned=off`)";
         /// The distance of `order_far`: a cell more than this many squares (Chebyshev) from
         /// a recent move is far from it.
         far_dist: i32 = crate::movegen::FAR as i32,
