@@ -299,44 +299,10 @@ fn apply_any(
     after: &[u64; STENCIL],
 ) {
     let w = t.width;
-    let n = records(far);
-    if w == UNROLLED {
-        // The changed rows first, then each colour's sum kept in registers while its
-        // rows are added (one load and one store per colour, not per row).
-        let mut pairs = [[(0u16, 0u16); STENCIL]; 2];
-        let mut len = [0usize; 2];
-        for (s, &new) in saved.iter().zip(after).take(n) {
-            let old = s.st;
-            if old == new {
-                continue;
-            }
-            for c in 0..2 {
-                let (a, b) = (t.row_of(c, old), t.row_of(c, new));
-                if a != b {
-                    // Row numbers come from the `u16` maps.
-                    pairs[c][len[c]] = (a as u16, b as u16);
-                    len[c] += 1;
-                }
-            }
-        }
-        for c in 0..2 {
-            let dst = <&mut [i16; UNROLLED]>::try_from(&mut sums[c * w..(c + 1) * w])
-                .expect("rows of the unrolled width");
-            let mut acc = *dst;
-            for &(a, b) in &pairs[c][..len[c]] {
-                let ra = <&[i16; UNROLLED]>::try_from(t.row(usize::from(a)))
-                    .expect("rows of the unrolled width");
-                let rb = <&[i16; UNROLLED]>::try_from(t.row(usize::from(b)))
-                    .expect("rows of the unrolled width");
-                for k in 0..UNROLLED {
-                    acc[k] = acc[k].wrapping_add(rb[k].wrapping_sub(ra[k]));
-                }
-            }
-            *dst = acc;
-        }
-        return;
-    }
-    for (s, &new) in saved.iter().zip(after).take(n) {
+    // The changed rows first, per colour (row numbers come from the `u16` maps).
+    let mut pairs = [[(0u16, 0u16); STENCIL]; 2];
+    let mut len = [0usize; 2];
+    for (s, &new) in saved.iter().zip(after).take(records(far)) {
         let old = s.st;
         if old == new {
             continue;
@@ -344,8 +310,32 @@ fn apply_any(
         for c in 0..2 {
             let (a, b) = (t.row_of(c, old), t.row_of(c, new));
             if a != b {
-                let (ra, rb) = (t.row(a), t.row(b));
-                add_delta(&mut sums[c * w..(c + 1) * w], rb, ra);
+                pairs[c][len[c]] = (a as u16, b as u16);
+                len[c] += 1;
+            }
+        }
+    }
+    for c in 0..2 {
+        let dst = &mut sums[c * w..(c + 1) * w];
+        let pairs = &pairs[c][..len[c]];
+        let rows = |&(a, b): &(u16, u16)| (t.row(usize::from(a)), t.row(usize::from(b)));
+        if let Ok(dst) = <&mut [i16; UNROLLED]>::try_from(&mut *dst) {
+            // The sum kept in registers while its rows are added (one load and one
+            // store per colour, not per row).
+            let mut acc = *dst;
+            for (ra, rb) in pairs.iter().map(rows) {
+                let ra = <&[i16; UNROLLED]>::try_from(ra).expect("rows of the sums' width");
+                let rb = <&[i16; UNROLLED]>::try_from(rb).expect("rows of the sums' width");
+                for k in 0..UNROLLED {
+                    acc[k] = acc[k].wrapping_add(rb[k].wrapping_sub(ra[k]));
+                }
+            }
+            *dst = acc;
+        } else {
+            for (ra, rb) in pairs.iter().map(rows) {
+                for ((s, x), y) in dst.iter_mut().zip(rb).zip(ra) {
+                    *s = s.wrapping_add(x.wrapping_sub(*y));
+                }
             }
         }
     }
@@ -354,12 +344,3 @@ fn apply_any(
 /// Row width whose updates are unrolled and kept in registers: a hidden layer of 32 (the
 /// shipped networks), each colour's sum holding 64 numbers.
 const UNROLLED: usize = 64;
-
-/// `dst += plus - minus` (wrapping), every row `dst.len()` numbers long (widths other
-/// than [`UNROLLED`], which [`apply_any`] adds in registers).
-#[inline(always)]
-fn add_delta(dst: &mut [i16], plus: &[i16], minus: &[i16]) {
-    for ((s, x), y) in dst.iter_mut().zip(plus).zip(minus) {
-        *s = s.wrapping_add(x.wrapping_sub(*y));
-    }
-}
