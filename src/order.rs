@@ -119,6 +119,14 @@ pub struct OrderTable {
     own: Box<[i32; CELL_VALUE_FIELDS]>,
     opp: Box<[i32; CELL_VALUE_FIELDS]>,
     near: [i32; 16],
+    /// Where the weights came from: `built-in` or a file's path.
+    pub source: String,
+}
+
+impl std::fmt::Debug for OrderTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OrderTable({})", self.source)
+    }
 }
 
 impl OrderTable {
@@ -141,7 +149,21 @@ impl OrderTable {
             own: expand(&w.own),
             opp: expand(&w.opp),
             near: w.near.map(|v| v + shift),
+            source: "built-in".to_string(),
         }
+    }
+
+    /// Read a weight file (the text form of [`OrderWeights`]) and keep its table for the
+    /// process's lifetime.
+    ///
+    /// # Errors
+    /// The path and what could not be read or parsed.
+    pub fn load_static(path: &str) -> Result<&'static OrderTable, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let w = OrderWeights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        let mut t = OrderTable::new(&w);
+        t.source = path.to_string();
+        Ok(Box::leak(Box::new(t)))
     }
 
     /// The score of the empty cell `p` for the side to move `me`, whose opponent's last
@@ -190,6 +212,29 @@ mod tests {
         assert!(OrderWeights::parse(cut).is_err());
         assert!(OrderWeights::parse(&text.replace("near", "far")).is_err());
         assert!(OrderWeights::parse(&text.replace("rule freestyle", "rule chess")).is_err());
+    }
+
+    #[test]
+    fn a_weight_file_loads_into_the_table_of_its_text_and_a_bad_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("sente-order-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut w = OrderWeights::parse(include_str!("order_weights.txt")).expect("parse");
+        w.own[5] += 777;
+        let good = dir.join("good.txt");
+        std::fs::write(&good, w.to_text()).unwrap();
+        let t = OrderTable::load_static(good.to_str().unwrap()).expect("load");
+        let fresh = OrderTable::new(&w);
+        assert_eq!(t.own, fresh.own);
+        assert_eq!(t.opp, fresh.opp);
+        assert_eq!(t.near, fresh.near);
+        assert_ne!(t.own, shipped(Rule::Freestyle).unwrap().own);
+        assert_eq!(t.source, good.to_str().unwrap());
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, &w.to_text()[..100]).unwrap();
+        let e = OrderTable::load_static(bad.to_str().unwrap()).unwrap_err();
+        assert!(e.contains("bad.txt"), "{e}");
+        assert!(OrderTable::load_static(dir.join("none.txt").to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -414,3 +414,41 @@ fn a_repeated_search_with_the_tt_move_first_still_blocks_a_four() {
         }
     }
 }
+
+#[test]
+fn an_order_file_replaces_the_shipped_ordering_in_every_rule_while_order_learned_is_on() {
+    let dir = std::env::temp_dir().join(format!("sente-order-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("freestyle.txt");
+    std::fs::write(&path, include_str!("../src/order_weights.txt")).unwrap();
+    let with_file = |learned: bool| {
+        let mut p = SearchParams::default();
+        p.apply(&format!("order_file={}", path.display())).unwrap();
+        p.order_learned = learned;
+        p
+    };
+    let moves = [(7, 7), (7, 6), (9, 5), (8, 6), (5, 6)];
+    let nodes = |rule, p: SearchParams| {
+        let mut b = board(15, rule, &moves);
+        let r = search(&mut b, 6, p);
+        (r.nodes, r.best, r.value)
+    };
+    // The shipped freestyle table read from a file orders freestyle as the shipped one.
+    assert_eq!(
+        nodes(Rule::Freestyle, with_file(true)),
+        nodes(Rule::Freestyle, SearchParams::default())
+    );
+    // Standard has no shipped table: the file changes its search, unless switched off.
+    assert_ne!(
+        nodes(Rule::Standard, with_file(true)),
+        nodes(Rule::Standard, SearchParams::default())
+    );
+    assert_eq!(
+        nodes(Rule::Standard, with_file(false)),
+        nodes(Rule::Standard, SearchParams::default())
+    );
+    let mut p = SearchParams::default();
+    assert!(p.apply("order_file=/nonexistent/order.txt").is_err());
+    assert_eq!(p, SearchParams::default());
+    std::fs::remove_dir_all(&dir).ok();
+}

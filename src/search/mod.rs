@@ -852,7 +852,10 @@ impl Core {
     /// one is shipped.
     fn order_table(&self, rule: crate::types::Rule) -> Option<&'static crate::order::OrderTable> {
         if self.params.order_learned {
-            crate::order::shipped(rule)
+            match self.params.order_file {
+                Some(t) => Some(t.0),
+                None => crate::order::shipped(rule),
+            }
         } else {
             None
         }

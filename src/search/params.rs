@@ -43,6 +43,24 @@ impl ParamValue for Driver {
 /// search at a match move's budget, see benches/RESULTS.md).
 pub const TOP_N: usize = 20;
 
+/// A learned move-ordering table read from a file (`order_file`).
+pub type OrderRef = crate::eval::params::Shared<crate::order::OrderTable>;
+
+/// `order_file`: `-` none, else a weight file, loaded once and kept for the process.
+fn parse_order_file(v: &str) -> Result<Option<OrderRef>, String> {
+    match v {
+        "-" => Ok(None),
+        _ => Ok(Some(crate::eval::params::Shared(
+            crate::order::OrderTable::load_static(v)?,
+        ))),
+    }
+}
+
+/// The path of the table in use, `-` for none.
+fn show_order_file(t: &Option<OrderRef>) -> String {
+    t.map_or_else(|| "-".to_string(), |t| t.0.source.clone())
+}
+
 /// The most a node budget key accepts (any non-negative count).
 const NODES: i64 = i64::MAX;
 
@@ -226,7 +244,16 @@ crate::tunable! {
         /// on five of the six (benches/RESULTS.md).
         order_learned: bool = true,
             "order_learned" => "order the unforced moves by the learned move-ordering \
-                scores (freestyle only; other rules keep the pattern-class weights)";
+                scores (the shipped table is freestyle's; other rules keep the pattern-class \
+                weights unless `order_file` is set)";
+        /// A learned ordering read from a file, used in every rule instead of the
+        /// shipped tables while `order_learned` is on (experiments: `train-order`'s
+        /// output, e.g. for a rule without a shipped table).
+        order_file: Option<OrderRef> = None,
+            "order_file" ("a file name, or `-` for none") with parse_order_file, show_order_file
+            => "with `order_learned=on`, order the unforced moves by the learned scores of \
+                this weight file (written by `pbrain-sente train-order`, see `src/order.rs`) \
+                in every rule, instead of the shipped table; `-`: the shipped tables";
         /// Halve the ordering score of an unforced cell more than `far_dist` (4) squares from the
         /// last two moves, quarter it when also from the two before (the hand-set
         /// weights only; the top-N cut then keeps the moves near the fight). On since
