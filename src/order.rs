@@ -11,7 +11,10 @@
 //!
 //! Weight files are text: a `rule NAME` line, then `own`, `opp` (330 integers each, in
 //! combination order) and `near` (16 integers: distance bucket to the last move × 4 +
-//! bucket to the previous move, buckets 1, 2, 3, 4+), whitespace-separated, `#` comments.
+//! bucket to the previous move, buckets 1, 2, 3, 4+), whitespace-separated, `#` comments;
+//! optionally `white_own` and `white_opp` (330 each) after them: then `own` and `opp`
+//! score the cells for black to move and these for white (`train-order --colours 2`, for
+//! renju, where black's and white's combinations do not mean the same).
 
 use crate::board::{Board, CELL_VALUE_FIELDS};
 use crate::eval::features::{combo_of_index, COMBOS};
@@ -29,6 +32,9 @@ pub struct OrderWeights {
     pub opp: Vec<i32>,
     /// Score by distance bucket to the last move × 4 + to the mover's previous move.
     pub near: [i32; 16],
+    /// `own` and `opp` for white to move, when the colours have their own scores
+    /// (`None`: `own` and `opp` score both colours).
+    pub white: Option<(Vec<i32>, Vec<i32>)>,
 }
 
 /// The distance bucket (0..4) of a candidate to a stone: 1, 2, 3, 4 or more squares;
@@ -62,20 +68,22 @@ impl OrderWeights {
         let mut words = text
             .lines()
             .map(|l| l.split('#').next().unwrap_or(""))
-            .flat_map(str::split_whitespace);
-        let mut next = |what: &str| words.next().ok_or(format!("missing {what}"));
-        if next("rule")? != "rule" {
+            .flat_map(str::split_whitespace)
+            .peekable();
+        if words.next() != Some("rule") {
             return Err("the file must start with `rule NAME`".into());
         }
-        let name = next("rule name")?;
+        let name = words.next().ok_or("missing rule name")?;
         let rule = Rule::parse(name).ok_or(format!("unknown rule {name}"))?;
         let mut read = |label: &str, n: usize| -> Result<Vec<i32>, String> {
-            if next(label)? != label {
+            if words.next().ok_or(format!("missing {label}"))? != label {
                 return Err(format!("expected `{label}`"));
             }
             (0..n)
                 .map(|i| {
-                    next(label)?
+                    words
+                        .next()
+                        .ok_or(format!("missing {label} value {i}"))?
                         .parse()
                         .map_err(|e| format!("{label} value {i}: {e}"))
                 })
@@ -84,11 +92,18 @@ impl OrderWeights {
         let own = read("own", COMBOS)?;
         let opp = read("opp", COMBOS)?;
         let near = read("near", 16)?;
+        // Optional scores for white to move: a second `own` and `opp`, or nothing.
+        let white = match read("white_own", COMBOS) {
+            Err(e) if e == "missing white_own" => None,
+            Err(e) => return Err(e),
+            Ok(own) => Some((own, read("white_opp", COMBOS)?)),
+        };
         Ok(OrderWeights {
             rule,
             own,
             opp,
             near: std::array::from_fn(|i| near[i]),
+            white,
         })
     }
 
@@ -103,8 +118,11 @@ impl OrderWeights {
                 })
                 .collect::<String>()
         };
+        let white = self.white.as_ref().map_or(String::new(), |(o, p)| {
+            format!("white_own\n{}white_opp\n{}", join(o), join(p))
+        });
         format!(
-            "rule {}\nown\n{}opp\n{}near\n{}",
+            "rule {}\nown\n{}opp\n{}near\n{}{white}",
             self.rule.name(),
             join(&self.own),
             join(&self.opp),
@@ -115,9 +133,10 @@ impl OrderWeights {
 
 /// The learned scores expanded for the move generator: indexed by a cell's
 /// [`Board::value_index`] (its class field), so a score costs two table reads.
+/// Indexed first by the side to move (the same tables twice without per-colour scores).
 pub struct OrderTable {
-    own: Box<[i32; CELL_VALUE_FIELDS]>,
-    opp: Box<[i32; CELL_VALUE_FIELDS]>,
+    own: [Box<[i32; CELL_VALUE_FIELDS]>; 2],
+    opp: [Box<[i32; CELL_VALUE_FIELDS]>; 2],
     near: [i32; 16],
     /// Where the weights came from: `built-in` or a file's path.
     pub source: String,
@@ -136,7 +155,10 @@ impl OrderTable {
     #[must_use]
     pub fn new(w: &OrderWeights) -> OrderTable {
         let min = |v: &[i32]| v.iter().copied().min().unwrap_or(0);
-        let shift = (1 - (min(&w.own) + min(&w.opp) + min(&w.near))).max(0);
+        let (white_own, white_opp) = w.white.as_ref().map_or((&w.own, &w.opp), |(o, p)| (o, p));
+        let shift =
+            (1 - (min(&w.own) + min(&w.opp)).min(min(white_own) + min(white_opp)) - min(&w.near))
+                .max(0);
         let t = combo_of_index();
         let expand = |v: &[i32]| -> Box<[i32; CELL_VALUE_FIELDS]> {
             let mut out = Box::new([0; CELL_VALUE_FIELDS]);
@@ -146,8 +168,8 @@ impl OrderTable {
             out
         };
         OrderTable {
-            own: expand(&w.own),
-            opp: expand(&w.opp),
+            own: [expand(&w.own), expand(white_own)],
+            opp: [expand(&w.opp), expand(white_opp)],
             near: w.near.map(|v| v + shift),
             source: "built-in".to_string(),
         }
@@ -171,8 +193,8 @@ impl OrderTable {
     #[inline]
     #[must_use]
     pub fn score(&self, board: &Board, p: Pos, me: Color, last: Pos, prev: Pos) -> i32 {
-        self.own[board.value_index(p, me)]
-            + self.opp[board.value_index(p, me.opp())]
+        self.own[me.idx()][board.value_index(p, me)]
+            + self.opp[me.idx()][board.value_index(p, me.opp())]
             + self.near[bucket(p, last) * 4 + bucket(p, prev)]
     }
 }
@@ -227,7 +249,7 @@ mod tests {
         assert_eq!(t.own, fresh.own);
         assert_eq!(t.opp, fresh.opp);
         assert_eq!(t.near, fresh.near);
-        assert_ne!(t.own, shipped(Rule::Freestyle).unwrap().own);
+        assert_ne!(t.own[0], shipped(Rule::Freestyle).unwrap().own[0]);
         assert_eq!(t.source, good.to_str().unwrap());
         let bad = dir.join("bad.txt");
         std::fs::write(&bad, &w.to_text()[..100]).unwrap();
@@ -235,6 +257,30 @@ mod tests {
         assert!(e.contains("bad.txt"), "{e}");
         assert!(OrderTable::load_static(dir.join("none.txt").to_str().unwrap()).is_err());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn white_scores_in_the_file_order_white_and_leave_black_as_it_was() {
+        let w = OrderWeights::parse(include_str!("order_weights.txt")).expect("parse");
+        let mut two = w.clone();
+        let mut white_own = w.own.clone();
+        white_own[7] += 1000;
+        two.white = Some((white_own, w.opp.clone()));
+        let text = two.to_text();
+        assert!(text.contains("white_own") && text.contains("white_opp"));
+        assert_eq!(OrderWeights::parse(&text), Ok(two.clone()));
+        let cut = &text[..text.len() - 40];
+        assert!(OrderWeights::parse(cut).is_err());
+        let (one, both) = (OrderTable::new(&w), OrderTable::new(&two));
+        assert_eq!(both.own[0], one.own[0]);
+        assert_eq!(both.opp, one.opp);
+        assert_eq!(one.own[0], one.own[1]);
+        assert_ne!(both.own[1], one.own[1]);
+        let k = combo_of_index()
+            .iter()
+            .position(|&c| c == 7)
+            .expect("an index of combination 7");
+        assert_eq!(both.own[1][k], one.own[1][k] + 1000);
     }
 
     #[test]

@@ -22,8 +22,11 @@ use crate::pattern::RuleTables;
 use crate::search::params::SearchParams;
 use crate::types::{Color, Pos, Rule, NUM_CELLS};
 
-/// Parameters: own combinations, opponent combinations, distance buckets.
+/// Parameters: own combinations, opponent combinations, distance buckets; with scores
+/// per colour, white's own and opponent combinations follow (`WHITE` on).
 const PARAMS: usize = 2 * COMBOS + 16;
+/// Where white's own scores start in a per-colour vector.
+const WHITE: usize = PARAMS;
 
 /// One position: its candidates' feature indices and the chosen one.
 struct Sample {
@@ -33,13 +36,15 @@ struct Sample {
     target: usize,
 }
 
-/// The samples of one game: the moves of `player` (0 black, 1 white) after `opening`.
+/// The samples of one game: the moves of `player` (0 black, 1 white) after `opening`
+/// (`colours` 2: white's combinations index white's own scores).
 fn samples_of(
     moves: &[Pos],
     rule: Rule,
     size: usize,
     opening: usize,
     player: usize,
+    colours: usize,
 ) -> Vec<Sample> {
     let Ok(mut b) = Board::new(size, size, rule) else {
         return Vec::new();
@@ -55,14 +60,19 @@ fn samples_of(
             let info = OrderInfo::plain(&hist, &p.order_own, &p.order_opp);
             if generate(&mut b, &bbox, &mut list, &info, 0) == Stage::All {
                 let me = b.side_to_move();
+                let base = if colours == 2 && me == Color::White {
+                    WHITE as u16
+                } else {
+                    0
+                };
                 let (last, prev) = (moves[i - 1], moves[i - 2]);
                 let cands: Vec<[u16; 3]> = list
                     .as_slice()
                     .iter()
                     .map(|s| {
                         [
-                            t[b.value_index(s.pos, me)],
-                            COMBOS as u16 + t[b.value_index(s.pos, me.opp())],
+                            base + t[b.value_index(s.pos, me)],
+                            base + COMBOS as u16 + t[b.value_index(s.pos, me.opp())],
                             (2 * COMBOS + bucket(s.pos, last) * 4 + bucket(s.pos, prev)) as u16,
                         ]
                     })
@@ -115,8 +125,9 @@ fn evaluate(set: &[Sample], w: &[f32], temp: f32, mut grad: Option<&mut [f32]>) 
     (ce / n, top3 as f32 / n, top10 as f32 / n)
 }
 
-/// The hand-set ordering as initial weights: each combination gets its class's weight.
-fn initial(rule: Rule) -> Vec<f32> {
+/// The hand-set ordering as initial weights: each combination gets its class's weight
+/// (for both colours alike).
+fn initial(rule: Rule, colours: usize) -> Vec<f32> {
     let p = SearchParams::default();
     let rt = RuleTables::get(rule);
     let mut w = vec![0f32; PARAMS];
@@ -128,6 +139,14 @@ fn initial(rule: Rule) -> Vec<f32> {
         let class = rt.combo(Color::Black.idx(), packed) as usize;
         w[k] = p.order_own[class] as f32;
         w[COMBOS + k] = p.order_opp[class] as f32;
+    }
+    split_colours(w, colours)
+}
+
+/// `w` with white's scores a copy of black's when `colours` is 2 and it has none.
+fn split_colours(mut w: Vec<f32>, colours: usize) -> Vec<f32> {
+    if colours == 2 && w.len() == PARAMS {
+        w.extend_from_within(..2 * COMBOS);
     }
     w
 }
@@ -141,16 +160,24 @@ fn file_of(rule: Rule, w: &[f32]) -> OrderWeights {
         own: round(0..COMBOS),
         opp: round(COMBOS..2 * COMBOS),
         near: std::array::from_fn(|i| w[2 * COMBOS + i].round() as i32),
+        white: (w.len() > PARAMS).then(|| {
+            (
+                round(WHITE..WHITE + COMBOS),
+                round(WHITE + COMBOS..WHITE + 2 * COMBOS),
+            )
+        }),
     }
 }
 
-/// A weight file's scores as the fitted vector (`own`, `opp`, `near`), the inverse of
-/// the rounding that writes it.
+/// A weight file's scores as the fitted vector (`own`, `opp`, `near`, then white's own
+/// and opponent scores if the file has them), the inverse of the rounding that writes it.
 fn weights_of(ow: &OrderWeights) -> Vec<f32> {
+    let white = ow.white.iter().flat_map(|(o, p)| o.iter().chain(p));
     ow.own
         .iter()
         .chain(&ow.opp)
         .chain(&ow.near)
+        .chain(white)
         .map(|&x| x as f32)
         .collect()
 }
@@ -170,11 +197,12 @@ fn sgf_header(text: &str) -> Option<(String, String, usize)> {
 }
 
 /// `train-order --rule R --games DIR[,DIR…] --player NAME --out FILE [--epochs N]
-/// [--lr X] [--init FILE]` (`--init`: start from a weight file instead of the hand-set
-/// ordering; with `--epochs 0` it reports that file's losses). Returns the exit code.
+/// [--lr X] [--init FILE] [--colours 1|2]` (`--init`: start from a weight file instead
+/// of the hand-set ordering; with `--epochs 0` it reports that file's losses;
+/// `--colours 2`: separate scores for white to move). Returns the exit code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut rule, mut dirs, mut player, mut out) = (Rule::Freestyle, None, None, None);
-    let (mut epochs, mut lr, mut init) = (100usize, 50f32, None);
+    let (mut epochs, mut lr, mut init, mut colours) = (100usize, 50f32, None, 1usize);
     for pair in args.chunks(2) {
         let v = pair.get(1).cloned().unwrap_or_default();
         let ok = match pair[0].as_str() {
@@ -196,6 +224,9 @@ pub fn cli(args: &[String]) -> i32 {
             "--init" => {
                 init = Some(v);
                 true
+            }
+            "--colours" => {
+                matches!(v.as_str(), "1" | "2") && v.parse().map(|n| colours = n).is_ok()
             }
             _ => false,
         };
@@ -244,7 +275,7 @@ pub fn cli(args: &[String]) -> i32 {
                 continue;
             }
             games += 1;
-            let s = samples_of(&g.moves, rule, g.width, stones, side);
+            let s = samples_of(&g.moves, rule, g.width, stones, side, colours);
             if games.is_multiple_of(10) {
                 val.extend(s);
             } else {
@@ -257,13 +288,19 @@ pub fn cli(args: &[String]) -> i32 {
         return 1;
     }
     let mut w = match &init {
-        None => initial(rule),
+        None => initial(rule, colours),
         Some(path) => {
             let parsed = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())
                 .and_then(|t| OrderWeights::parse(&t));
             match parsed {
-                Ok(ow) if ow.rule == rule => weights_of(&ow),
+                Ok(ow) if ow.rule == rule && (colours == 2 || ow.white.is_none()) => {
+                    split_colours(weights_of(&ow), colours)
+                }
+                Ok(ow) if ow.rule == rule => {
+                    eprintln!("train-order: {path} has scores per colour: add --colours 2");
+                    return 1;
+                }
                 Ok(ow) => {
                     eprintln!("train-order: {path} is for {}", ow.rule.name());
                     return 1;
@@ -312,13 +349,14 @@ pub fn cli(args: &[String]) -> i32 {
         },
         &w,
     );
-    let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
-    let mut g = vec![0f32; PARAMS];
+    let n_params = w.len();
+    let (mut m, mut v) = (vec![0f32; n_params], vec![0f32; n_params]);
+    let mut g = vec![0f32; n_params];
     for epoch in 1..=epochs {
         g.fill(0.0);
         evaluate(&train, &w, temp, Some(&mut g));
         let n = train.len() as f32;
-        for i in 0..PARAMS {
+        for i in 0..n_params {
             let gi = g[i] / n;
             m[i] = 0.9 * m[i] + 0.1 * gi;
             v[i] = 0.999 * v[i] + 0.001 * gi * gi;
@@ -329,6 +367,10 @@ pub fn cli(args: &[String]) -> i32 {
         // No pattern at all is not a candidate's combination: keep it at 0.
         w[0] = 0.0;
         w[COMBOS] = 0.0;
+        if colours == 2 {
+            w[WHITE] = 0.0;
+            w[WHITE + COMBOS] = 0.0;
+        }
         if epoch % 25 == 0 || epoch == epochs {
             line(&format!("epoch {epoch}"), &w);
         }
@@ -387,9 +429,9 @@ mod tests {
         .iter()
         .map(|&(x, y)| Pos::new(x, y))
         .collect();
-        let set = samples_of(&moves, Rule::Freestyle, 15, 2, 1);
+        let set = samples_of(&moves, Rule::Freestyle, 15, 2, 1, 1);
         assert!(set.len() >= 4, "{} samples", set.len());
-        let mut w = initial(Rule::Freestyle);
+        let mut w = initial(Rule::Freestyle, 1);
         let before = evaluate(&set, &w, 500.0, None).0;
         for _ in 0..50 {
             let mut g = vec![0f32; PARAMS];
@@ -417,5 +459,43 @@ mod tests {
             .copied()
             .collect();
         assert_ne!(file_of(ow.rule, &swapped).to_text(), ow.to_text());
+    }
+
+    #[test]
+    fn with_two_colours_white_moves_read_and_train_only_white_scores() {
+        let moves: Vec<Pos> = [
+            (7, 7),
+            (8, 8),
+            (7, 9),
+            (6, 8),
+            (9, 7),
+            (9, 9),
+            (5, 7),
+            (5, 6),
+        ]
+        .iter()
+        .map(|&(x, y)| Pos::new(x, y))
+        .collect();
+        let white = samples_of(&moves, Rule::Renju, 15, 2, 1, 2);
+        let black = samples_of(&moves, Rule::Renju, 15, 2, 0, 2);
+        assert!(!white.is_empty() && !black.is_empty());
+        let parts = |set: &[Sample]| -> Vec<usize> {
+            set.iter()
+                .flat_map(|s| s.cands.iter().flat_map(|c| [c[0], c[1]]))
+                .map(|k| usize::from(k) / WHITE)
+                .collect()
+        };
+        assert!(parts(&white).iter().all(|&p| p == 1));
+        assert!(parts(&black).iter().all(|&p| p == 0));
+        let w = initial(Rule::Renju, 2);
+        assert_eq!(w.len(), PARAMS + 2 * COMBOS);
+        assert_eq!(w[WHITE..], w[..2 * COMBOS]);
+        let mut g = vec![0f32; w.len()];
+        evaluate(&white, &w, 500.0, Some(&mut g));
+        assert!(g[..2 * COMBOS].iter().all(|&x| x == 0.0));
+        assert!(g[WHITE..].iter().any(|&x| x != 0.0));
+        let ow = file_of(Rule::Renju, &w);
+        assert!(ow.white.is_some());
+        assert_eq!(weights_of(&ow), w);
     }
 }
