@@ -59,6 +59,26 @@ pub fn near_moves(board: &Board) -> [Pos; 4] {
     [at(1), at(2), at(3), at(4)]
 }
 
+/// A labelled part of a weight file: `label`, then `n` integers.
+fn read_part<'a>(
+    words: &mut impl Iterator<Item = &'a str>,
+    label: &str,
+    n: usize,
+) -> Result<Vec<i32>, String> {
+    if words.next().ok_or(format!("missing {label}"))? != label {
+        return Err(format!("expected `{label}`"));
+    }
+    (0..n)
+        .map(|i| {
+            words
+                .next()
+                .ok_or(format!("missing {label} value {i}"))?
+                .parse()
+                .map_err(|e| format!("{label} value {i}: {e}"))
+        })
+        .collect()
+}
+
 impl OrderWeights {
     /// Parse the text form (see the module docs).
     ///
@@ -75,28 +95,15 @@ impl OrderWeights {
         }
         let name = words.next().ok_or("missing rule name")?;
         let rule = Rule::parse(name).ok_or(format!("unknown rule {name}"))?;
-        let mut read = |label: &str, n: usize| -> Result<Vec<i32>, String> {
-            if words.next().ok_or(format!("missing {label}"))? != label {
-                return Err(format!("expected `{label}`"));
-            }
-            (0..n)
-                .map(|i| {
-                    words
-                        .next()
-                        .ok_or(format!("missing {label} value {i}"))?
-                        .parse()
-                        .map_err(|e| format!("{label} value {i}: {e}"))
-                })
-                .collect()
-        };
-        let own = read("own", COMBOS)?;
-        let opp = read("opp", COMBOS)?;
-        let near = read("near", 16)?;
+        let own = read_part(&mut words, "own", COMBOS)?;
+        let opp = read_part(&mut words, "opp", COMBOS)?;
+        let near = read_part(&mut words, "near", 16)?;
         // Optional scores for white to move: a second `own` and `opp`, or nothing.
-        let white = match read("white_own", COMBOS) {
-            Err(e) if e == "missing white_own" => None,
-            Err(e) => return Err(e),
-            Ok(own) => Some((own, read("white_opp", COMBOS)?)),
+        let white = if words.peek().is_none() {
+            None
+        } else {
+            let own = read_part(&mut words, "white_own", COMBOS)?;
+            Some((own, read_part(&mut words, "white_opp", COMBOS)?))
         };
         Ok(OrderWeights {
             rule,

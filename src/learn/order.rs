@@ -404,11 +404,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn fitting_raises_the_probability_of_the_chosen_moves() {
-        // A player that always answers next to the last move: the distance term must
-        // learn it and the loss must fall.
-        let moves: Vec<Pos> = [
+    /// A game whose white player always answers next to the last move.
+    fn answers_next_to_the_last_move() -> Vec<Pos> {
+        [
             (7, 7),
             (8, 8),
             (7, 9),
@@ -428,7 +426,14 @@ mod tests {
         ]
         .iter()
         .map(|&(x, y)| Pos::new(x, y))
-        .collect();
+        .collect()
+    }
+
+    #[test]
+    fn fitting_raises_the_probability_of_the_chosen_moves() {
+        // The distance term must learn that the player answers next to the last move,
+        // and the loss must fall.
+        let moves = answers_next_to_the_last_move();
         let set = samples_of(&moves, Rule::Freestyle, 15, 2, 1, 1);
         assert!(set.len() >= 4, "{} samples", set.len());
         let mut w = initial(Rule::Freestyle, 1);
@@ -463,21 +468,9 @@ mod tests {
 
     #[test]
     fn with_two_colours_white_moves_read_and_train_only_white_scores() {
-        let moves: Vec<Pos> = [
-            (7, 7),
-            (8, 8),
-            (7, 9),
-            (6, 8),
-            (9, 7),
-            (9, 9),
-            (5, 7),
-            (5, 6),
-        ]
-        .iter()
-        .map(|&(x, y)| Pos::new(x, y))
-        .collect();
-        let white = samples_of(&moves, Rule::Renju, 15, 2, 1, 2);
-        let black = samples_of(&moves, Rule::Renju, 15, 2, 0, 2);
+        let moves = &answers_next_to_the_last_move()[..8];
+        let white = samples_of(moves, Rule::Renju, 15, 2, 1, 2);
+        let black = samples_of(moves, Rule::Renju, 15, 2, 0, 2);
         assert!(!white.is_empty() && !black.is_empty());
         let parts = |set: &[Sample]| -> Vec<usize> {
             set.iter()
