@@ -1873,7 +1873,8 @@ mod tests {
     #[test]
     fn look_ahead_stones_leave_the_search_frames_vector_sums_exact() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x91ACE);
-        let table = crate::eval::mlp::Mlp::builtin().cell_vectors();
+        let table = crate::eval::mlp::Mlp::builtin()
+            .cell_vectors(Rule::Freestyle, crate::eval::mlp::Forbid::Off);
         assert_eq!(
             table.width(),
             64,

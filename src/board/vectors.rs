@@ -77,6 +77,13 @@ impl CellVectors {
         usize::from(self.map[c][value_index(st, c)])
     }
 
+    /// The row number of colour index `c`'s cells whose field index is `i`.
+    #[inline]
+    #[must_use]
+    pub fn row_index(&self, c: usize, i: usize) -> usize {
+        usize::from(self.map[c & 1][i & (CELL_VALUE_FIELDS - 1)])
+    }
+
     /// Row `r`.
     #[inline(always)]
     #[must_use]

@@ -19,6 +19,7 @@ use super::features::{
     combo_of_index, size_correction, threat_mask, COMBOS, REFERENCE_SIZE, THREATS,
 };
 use crate::board::{Board, CellVectors};
+use crate::pattern::{Pattern4, RuleTables};
 use crate::types::{Rule, Value, MAX_SIZE, MIN_SIZE, VALUE_MATE_IN_MAX};
 use std::sync::OnceLock;
 
@@ -60,6 +61,10 @@ pub struct Mlp {
     /// The cell input rows in fixed point, per combination: own part (`h`), then
     /// opponent part (`h`); the board keeps their sums.
     vectors: CellVectors,
+    /// The same rows for renju boards under [`Forbid::Own`] and [`Forbid::Both`]:
+    /// black's forbidden-class fields map to rows without the own part, or to the
+    /// zero row ([`renju_vectors`]).
+    renju: [CellVectors; 2],
     /// Per board geometry (rule, width, height), the fixed-point hidden sums of
     /// [`size_correction`], made when a board of that geometry is first evaluated:
     /// black's and white's own parts, then their opponent parts (`4 h` numbers).
@@ -68,6 +73,51 @@ pub struct Mlp {
 
 /// Board sides a geometry offset is kept for (`MIN_SIZE..=MAX_SIZE`).
 const SIDES: usize = MAX_SIZE - MIN_SIZE + 1;
+
+/// How the network reads renju black's forbidden-class cells (a double three, a double
+/// four or an overline: [`Pattern4::Forbid`]). The cell combinations do not say whose
+/// they are, so such a cell reads like white's winning double three or double four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forbid {
+    /// As their combination, like any cell.
+    Off,
+    /// Not as black's own cells when black is to move (black cannot play there); as
+    /// their combination when white is to move.
+    Own,
+    /// Not at all: as cells with nothing on their lines.
+    Both,
+}
+
+/// The rows and colour maps of a renju board under `forbid` ([`Forbid::Own`] or
+/// [`Forbid::Both`]): white's map and black's other fields as on every board; black's
+/// forbidden-class fields to the zero row (`Both`) or to an added row per combination
+/// with the opponent part of its row and no own part (`Own`).
+fn renju_vectors(h: usize, rows: &[i16], forbid: Forbid) -> Result<CellVectors, String> {
+    let t = combo_of_index();
+    let tables = RuleTables::get(Rule::Renju);
+    let mut rows = rows.to_vec();
+    let mut added = vec![None; COMBOS];
+    let mut black = t.to_vec();
+    for (i, r) in black.iter_mut().enumerate() {
+        let field = u32::try_from(i << 1).map_err(|e| e.to_string())?;
+        if i == 0 || tables.hot().class(0, field) != Pattern4::Forbid {
+            continue;
+        }
+        let k = usize::from(t[i]);
+        *r = match forbid {
+            Forbid::Own => *added[k].get_or_insert_with(|| {
+                let n = rows.len() / (2 * h);
+                rows.extend(std::iter::repeat_n(0, h));
+                rows.extend_from_within(k * 2 * h + h..(k + 1) * 2 * h);
+                n
+            }),
+            _ => 0,
+        }
+        .try_into()
+        .map_err(|_| "too many rows".to_string())?;
+    }
+    CellVectors::new(2 * h, [black, t.to_vec()], rows)
+}
 
 impl Mlp {
     /// Read a network file's bytes.
@@ -111,6 +161,10 @@ impl Mlp {
             }
         }
         let map = combo_of_index().to_vec();
+        let renju = [
+            renju_vectors(h, &rows, Forbid::Own)?,
+            renju_vectors(h, &rows, Forbid::Both)?,
+        ];
         let vectors = CellVectors::new(2 * h, [map.clone(), map], rows)?;
         Ok(Mlp {
             source: source.to_string(),
@@ -122,6 +176,7 @@ impl Mlp {
             w2: w2.to_vec(),
             b2: b2[0],
             vectors,
+            renju,
             offsets: (0..Rule::ALL.len() * SIDES * SIDES)
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -189,10 +244,15 @@ impl Mlp {
         })
     }
 
-    /// The cell rows a board must keep the sums of for the fast evaluation.
+    /// The cell rows a board of `rule` must keep the sums of for the fast evaluation
+    /// under `forbid`.
     #[must_use]
-    pub fn cell_vectors(&self) -> &CellVectors {
-        &self.vectors
+    pub fn cell_vectors(&self, rule: Rule, forbid: Forbid) -> &CellVectors {
+        match (rule, forbid) {
+            (Rule::Renju, Forbid::Own) => &self.renju[0],
+            (Rule::Renju, Forbid::Both) => &self.renju[1],
+            _ => &self.vectors,
+        }
     }
 
     /// Load `path` once for the process's lifetime (parameters hold `&'static`).
@@ -241,12 +301,14 @@ impl Mlp {
         let _ = self.offsets(board);
     }
 
-    /// The value of `board` for the side to move.
+    /// The value of `board` for the side to move, renju black's forbidden cells read
+    /// as `forbid` says.
     #[must_use]
-    pub fn evaluate(&self, board: &Board) -> Value {
+    pub fn evaluate(&self, board: &Board, forbid: Forbid) -> Value {
         let me = board.side_to_move();
         let h = self.h;
-        if h == FAST_HIDDEN && board.has_cell_vectors(&self.vectors) {
+        let table = self.cell_vectors(board.rule(), forbid);
+        if h == FAST_HIDDEN && board.has_cell_vectors(table) {
             if let (Some(m), Some(o)) = (board.vector_sum(me), board.vector_sum(me.opp())) {
                 return self.evaluate_fast(board, m, o);
             }
@@ -254,16 +316,15 @@ impl Mlp {
         let mut own = [0i16; MAX_HIDDEN];
         let mut opp = [0i16; MAX_HIDDEN];
         match (board.vector_sum(me), board.vector_sum(me.opp())) {
-            (Some(m), Some(o)) if board.has_cell_vectors(&self.vectors) => {
+            (Some(m), Some(o)) if board.has_cell_vectors(table) => {
                 own[..h].copy_from_slice(&m[..h]);
                 opp[..h].copy_from_slice(&o[h..]);
             }
             _ => {
-                let t = combo_of_index();
                 for p in board.all_squares().filter(|&p| board.is_empty(p)) {
-                    let a = usize::from(t[board.value_index(p, me)]);
-                    let o = usize::from(t[board.value_index(p, me.opp())]);
-                    let (ra, ro) = (self.vectors.row(a), self.vectors.row(o));
+                    let a = table.row_index(me.idx(), board.value_index(p, me));
+                    let o = table.row_index(me.opp().idx(), board.value_index(p, me.opp()));
+                    let (ra, ro) = (table.row(a), table.row(o));
                     for i in 0..h {
                         own[i] = own[i].wrapping_add(ra[i]);
                         opp[i] = opp[i].wrapping_add(ro[h + i]);
@@ -378,7 +439,7 @@ mod tests {
         let value = |n: usize, kept: bool| {
             let mut b = Board::new(n, n, Rule::Freestyle).expect("board");
             if kept {
-                b.set_cell_vectors(Some(m.cell_vectors()));
+                b.set_cell_vectors(Some(m.cell_vectors(Rule::Freestyle, Forbid::Off)));
             }
             let o = (n - 15) / 2;
             for &(x, y) in &stones {
@@ -386,7 +447,7 @@ mod tests {
             }
             b.refresh_vectors();
             assert_eq!(b.vector_sum(Color::Black).is_some(), kept);
-            m.evaluate(&b)
+            m.evaluate(&b, Forbid::Off)
         };
         let small = value(15, true);
         for kept in [true, false] {
@@ -405,22 +466,27 @@ mod tests {
         use crate::types::Pos;
         // 16 hidden units go through the general loop, 32 (the shipped networks')
         // through the fixed-size one.
-        for (hidden, rule, n) in [
-            (16, Rule::Freestyle, 15),
-            (16, Rule::Renju, 15),
-            (16, Rule::Freestyle, 20),
-            (FAST_HIDDEN as u32, Rule::Freestyle, 15),
-            (FAST_HIDDEN as u32, Rule::Freestyle, 20),
+        // Renju under every reading of black's forbidden cells (their own maps).
+        for (hidden, rule, n, forbid) in [
+            (16, Rule::Freestyle, 15, Forbid::Off),
+            (16, Rule::Renju, 15, Forbid::Off),
+            (16, Rule::Renju, 15, Forbid::Own),
+            (FAST_HIDDEN as u32, Rule::Renju, 15, Forbid::Own),
+            (FAST_HIDDEN as u32, Rule::Renju, 15, Forbid::Both),
+            (16, Rule::Freestyle, 20, Forbid::Off),
+            (FAST_HIDDEN as u32, Rule::Freestyle, 15, Forbid::Off),
+            (FAST_HIDDEN as u32, Rule::Freestyle, 20, Forbid::Own),
         ] {
             let m: &'static Mlp = Box::leak(Box::new(
                 Mlp::parse(&random_bytes(hidden, 0.5, 7), "x").expect("parse"),
             ));
+            let table = m.cell_vectors(rule, forbid);
             let mut kept = Board::new(n, n, rule).expect("board");
-            kept.set_cell_vectors(Some(m.cell_vectors()));
+            kept.set_cell_vectors(Some(table));
             let mut plain = Board::new(n, n, rule).expect("board");
             let mut x = 12345u64;
             let mut differ = 0;
-            let mut last = m.evaluate(&plain);
+            let mut last = m.evaluate(&plain, forbid);
             for _ in 0..400 {
                 x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                 // Mostly moves, some takebacks; the values are compared now and then.
@@ -436,14 +502,14 @@ mod tests {
                     plain.make(p);
                 }
                 if (x >> 25).is_multiple_of(3) {
-                    assert!(kept.has_cell_vectors(m.cell_vectors()));
-                    assert!(!plain.has_cell_vectors(m.cell_vectors()));
-                    let v = m.evaluate(&plain);
+                    assert!(kept.has_cell_vectors(table));
+                    assert!(!plain.has_cell_vectors(table));
+                    let v = m.evaluate(&plain, forbid);
                     // The sums brought up to date over the moves and takebacks since
                     // the last comparison (read by the evaluation, not a pass).
                     kept.refresh_vectors();
                     assert!(kept.vector_sum(Color::White).is_some());
-                    assert_eq!(m.evaluate(&kept), v, "{rule:?}\n{plain}");
+                    assert_eq!(m.evaluate(&kept, forbid), v, "{rule:?}\n{plain}");
                     differ += usize::from(v != last);
                     last = v;
                 }
@@ -451,6 +517,75 @@ mod tests {
             // The values are not all the same (the sums are read at all).
             assert!(differ > 20, "{rule:?}: only {differ} changes");
         }
+    }
+
+    #[test]
+    fn renju_blacks_forbidden_cells_leave_the_inputs_the_reading_names() {
+        use crate::eval::features::combos;
+        use crate::types::Pos;
+        // One hidden unit that counts the cells of the double-three combination (two
+        // open threes), as the side to move's (own) and as the opponent's: the value
+        // is 155 / 4 per cell (a quarter per count, the output weight 1).
+        let k = combos()
+            .iter()
+            .position(|c| *c == [4, 4, 0, 0])
+            .expect("listed");
+        let mut w = vec![0f32; INPUTS + 3];
+        w[k] = 1.0;
+        w[COMBOS + k] = 1.0;
+        w[INPUTS + 1] = 1.0; // the output weight
+        let mut bytes = 1u32.to_le_bytes().to_vec();
+        for x in w {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        let m: &'static Mlp = Box::leak(Box::new(Mlp::parse(&bytes, "x").expect("parse")));
+        // Black's two open twos cross at 7,7: a double three, forbidden to black.
+        let mut b = Board::new(15, 15, Rule::Renju).expect("board");
+        for (x, y) in [(8, 7), (0, 0), (9, 7), (0, 2), (7, 8), (14, 12), (7, 9)] {
+            b.make(Pos::new(x, y));
+        }
+        assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Forbid);
+        let per_cell = (0.25 * LOGIT_SCALE) as Value;
+        let value = |b: &Board, forbid| {
+            let mut kept = b.duplicate();
+            kept.set_cell_vectors(Some(m.cell_vectors(Rule::Renju, forbid)));
+            kept.refresh_vectors();
+            let v = m.evaluate(b, forbid);
+            assert_eq!(m.evaluate(&kept, forbid), v);
+            v
+        };
+        // White to move: black's forbidden cell is an opponent cell, left out only
+        // under `both`.
+        assert_eq!(value(&b, Forbid::Off), per_cell);
+        assert_eq!(value(&b, Forbid::Own), per_cell);
+        assert_eq!(value(&b, Forbid::Both), 0);
+        // Black to move: its own forbidden cell counts only under `off`.
+        b.make(Pos::new(2, 14));
+        assert_eq!(value(&b, Forbid::Off), per_cell);
+        assert_eq!(value(&b, Forbid::Own), 0);
+        assert_eq!(value(&b, Forbid::Both), 0);
+        // Any network: the readings differ on this renju board and not on the same
+        // stones in freestyle, which has no forbidden cells.
+        let r: &'static Mlp = Box::leak(Box::new(
+            Mlp::parse(&random_bytes(16, 0.5, 3), "r").expect("parse"),
+        ));
+        assert_ne!(r.evaluate(&b, Forbid::Off), r.evaluate(&b, Forbid::Own));
+        let mut f = Board::new(15, 15, Rule::Freestyle).expect("board");
+        for (x, y) in [
+            (8, 7),
+            (0, 0),
+            (9, 7),
+            (0, 2),
+            (7, 8),
+            (14, 12),
+            (7, 9),
+            (2, 14),
+        ] {
+            f.make(Pos::new(x, y));
+        }
+        let v = r.evaluate(&f, Forbid::Off);
+        assert_eq!(r.evaluate(&f, Forbid::Own), v);
+        assert_eq!(r.evaluate(&f, Forbid::Both), v);
     }
 
     #[test]
@@ -503,6 +638,9 @@ mod tests {
         let m = Mlp::parse(&b, "x").expect("parse");
         let mut board = Board::new(15, 15, crate::types::Rule::Freestyle).expect("board");
         board.make(crate::types::Pos::new(7, 7));
-        assert_eq!(m.evaluate(&board), (0.5 * LOGIT_SCALE) as Value);
+        assert_eq!(
+            m.evaluate(&board, Forbid::Off),
+            (0.5 * LOGIT_SCALE) as Value
+        );
     }
 }

@@ -40,7 +40,7 @@ pub fn evaluate(board: &mut Board, p: &EvalParams) -> Value {
     match network(board, p) {
         Some(m) => {
             board.refresh_vectors();
-            m.evaluate(board)
+            m.evaluate(board, p.mlp_forbid)
         }
         None => classic(board, p),
     }
@@ -81,7 +81,7 @@ pub fn prepare(board: &mut Board, p: &EvalParams) {
         board.set_cell_values(w.0.cell_values(board.rule()));
     }
     let net = network(board, p);
-    board.set_cell_vectors(net.map(mlp::Mlp::cell_vectors));
+    board.set_cell_vectors(net.map(|m| m.cell_vectors(board.rule(), p.mlp_forbid)));
     if let Some(m) = net {
         m.warm(board);
     }

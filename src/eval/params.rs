@@ -3,7 +3,7 @@
 //! search; the search's parameters (`search::params::SearchParams`) hold one
 //! [`EvalParams`], set by its keys `ev_*`, `eval` and `weights`.
 
-use crate::eval::mlp::Mlp;
+use crate::eval::mlp::{Forbid, Mlp};
 use crate::eval::weights::Weights;
 use crate::pattern::Pattern4;
 use crate::types::Value;
@@ -90,7 +90,33 @@ crate::tunable! {
                 default) are the shipped ones, for freestyle 15 × 15 and 20 × 20, standard and \
                 renju 15 × 15 (other rules and sizes keep the tables); a file (see `src/eval/mlp.rs`) evaluates every rule \
                 and size; `-` the tables everywhere";
+        /// How the network reads renju black's forbidden-class cells.
+        mlp_forbid: Forbid = Forbid::Off,
+            "mlp_forbid" ("`off`, `own` or `both`") with parse_forbid, show_forbid
+            => "renju, the network: black's forbidden-class cells (double three, double four, \
+                overline), which its inputs would read like white's winning ones, count as \
+                usual (`off`), not as black's own cells when black is to move (`own`), or \
+                not at all (`both`)";
     }
+}
+
+/// `mlp_forbid`: `off`, `own` or `both`.
+fn parse_forbid(v: &str) -> Result<Forbid, String> {
+    match v {
+        "off" => Ok(Forbid::Off),
+        "own" => Ok(Forbid::Own),
+        "both" => Ok(Forbid::Both),
+        _ => Err(format!("bad mlp_forbid {v:?} (off|own|both)")),
+    }
+}
+
+fn show_forbid(f: &Forbid) -> String {
+    match f {
+        Forbid::Off => "off",
+        Forbid::Own => "own",
+        Forbid::Both => "both",
+    }
+    .to_string()
 }
 
 /// `eval`: `learned` (the built-in weights) or `classic`.
