@@ -173,8 +173,11 @@ fn refusing_start_loses_before_any_move() {
 #[test]
 fn peak_memory_over_the_limit_loses() {
     // 150 MB limit: a python engine idles far below it; touching 250 MB goes over.
+    // A long turn, so that the allocation answers in time on a loaded machine (at 2 s
+    // it once ran out of time first, beside two matches).
     let mut c = cfg(Rule::Freestyle);
     c.max_memory = 150 * 1024 * 1024;
+    c.turn_ms = 10_000;
     let r = play(
         &c,
         &engine("b", &[]),
