@@ -88,6 +88,41 @@ pub enum Forbid {
     Both,
 }
 
+impl Forbid {
+    /// Every reading, by its name (`off`, `own`, `both`).
+    pub const ALL: [(Forbid, &'static str); 3] = [
+        (Forbid::Off, "off"),
+        (Forbid::Own, "own"),
+        (Forbid::Both, "both"),
+    ];
+
+    /// The reading named `v`.
+    #[must_use]
+    pub fn parse(v: &str) -> Option<Forbid> {
+        Forbid::ALL.iter().find(|(_, n)| *n == v).map(|(f, _)| *f)
+    }
+
+    /// The reading's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Forbid::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("off", |(_, n)| n)
+    }
+
+    /// Whether a forbidden-class cell of renju black counts as black's when `black_to_move`
+    /// says who is to move (always outside renju).
+    #[must_use]
+    pub fn counts(self, black_to_move: bool) -> bool {
+        match self {
+            Forbid::Off => true,
+            Forbid::Own => !black_to_move,
+            Forbid::Both => false,
+        }
+    }
+}
+
 /// The rows and colour maps of a renju board under `forbid` ([`Forbid::Own`] or
 /// [`Forbid::Both`]): white's map and black's other fields as on every board; black's
 /// forbidden-class fields to the zero row (`Both`) or to an added row per combination

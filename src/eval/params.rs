@@ -102,21 +102,11 @@ crate::tunable! {
 
 /// `mlp_forbid`: `off`, `own` or `both`.
 fn parse_forbid(v: &str) -> Result<Forbid, String> {
-    match v {
-        "off" => Ok(Forbid::Off),
-        "own" => Ok(Forbid::Own),
-        "both" => Ok(Forbid::Both),
-        _ => Err(format!("bad mlp_forbid {v:?} (off|own|both)")),
-    }
+    Forbid::parse(v).ok_or_else(|| format!("bad mlp_forbid {v:?} (off|own|both)"))
 }
 
 fn show_forbid(f: &Forbid) -> String {
-    match f {
-        Forbid::Off => "off",
-        Forbid::Own => "own",
-        Forbid::Both => "both",
-    }
-    .to_string()
+    f.name().to_string()
 }
 
 /// `eval`: `learned` (the built-in weights) or `classic`.

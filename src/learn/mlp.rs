@@ -10,10 +10,10 @@ use super::datagen::{read_files, Game};
 use super::label::{are_siblings, is_child};
 use super::train::{cross_entropy, fit_scale, sigmoid};
 use crate::board::Board;
-use crate::eval::features::{combo_counts, size_correction, threat_mask, COMBOS};
-use crate::eval::mlp::{INPUTS, MAX_HIDDEN};
+use crate::eval::features::{combo_counts, combo_of_index, size_correction, threat_mask, COMBOS};
+use crate::eval::mlp::{Forbid, INPUTS, MAX_HIDDEN};
 use crate::pattern::Pattern4;
-use crate::types::Rule;
+use crate::types::{Color, Rule};
 use rand::{Rng, SeedableRng};
 
 /// One position: sparse inputs and the target.
@@ -28,7 +28,9 @@ struct Sample {
     child: bool,
 }
 
-fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
+/// The samples of `games` of `rule`, renju black's forbidden-class cells read as `forbid`
+/// says (as the evaluation reads them under `mlp_forbid`).
+fn samples(games: &[Game], rule: Rule, forbid: Forbid) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut val) = (Vec::new(), Vec::new());
     let mut counts = [[0u16; COMBOS]; 2];
     // Every 10th game is held back; the siblings of a parent go together (every 10th
@@ -68,6 +70,9 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
                     || oc[Pattern4::Five as usize] > 0;
                 if !decided {
                     combo_counts(&b, &mut counts);
+                    if rule == Rule::Renju && !forbid.counts(me == Color::Black) {
+                        drop_forbidden(&b, &mut counts[Color::Black.idx()]);
+                    }
                     let mut inputs = Vec::new();
                     for (base, c) in [(0, me), (COMBOS, me.opp())] {
                         let d = &correction[c.idx()];
@@ -81,7 +86,7 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
                     inputs.push(((2 * COMBOS + threat_mask(&b, me)) as u32, 1.0));
                     let result = match g.result {
                         0 => 0.5,
-                        r if (r == 1) == (me == crate::types::Color::Black) => 1.0,
+                        r if (r == 1) == (me == Color::Black) => 1.0,
                         _ => 0.0,
                     };
                     let s = Sample {
@@ -102,6 +107,17 @@ fn samples(games: &[Game], rule: Rule) -> (Vec<Sample>, Vec<Sample>) {
         }
     }
     (train, val)
+}
+
+/// Take renju black's forbidden-class cells out of black's combination counts.
+fn drop_forbidden(b: &Board, black: &mut [u16; COMBOS]) {
+    let t = combo_of_index();
+    for p in b.all_squares() {
+        if b.is_empty(p) && b.pattern4(p, Color::Black) == Pattern4::Forbid {
+            let k = usize::from(t[b.value_index(p, Color::Black)]);
+            black[k] -= 1;
+        }
+    }
 }
 
 /// The network's parameters, flat: input weights, hidden biases, output weights, bias.
@@ -205,6 +221,8 @@ pub struct FitConfig {
     /// A network file to start from (its hidden size replaces `hidden`); `None`: a
     /// random start.
     pub init: Option<Vec<u8>>,
+    /// How renju black's forbidden-class cells are read (the evaluation's `mlp_forbid`).
+    pub forbid: Forbid,
 }
 
 impl Default for FitConfig {
@@ -216,6 +234,7 @@ impl Default for FitConfig {
             lr: 0.002,
             kv: None,
             init: None,
+            forbid: Forbid::Off,
         }
     }
 }
@@ -226,9 +245,10 @@ fn prepared(
     games: &[Game],
     rule: Rule,
     kv: Option<f32>,
+    forbid: Forbid,
     report: &mut dyn FnMut(&str),
 ) -> Option<(Vec<Sample>, Vec<Sample>)> {
-    let (mut train, mut val) = samples(games, rule);
+    let (mut train, mut val) = samples(games, rule, forbid);
     if train.is_empty() || val.is_empty() {
         return None;
     }
@@ -259,10 +279,11 @@ pub fn check(
     rule: Rule,
     net: &[u8],
     kv: Option<f32>,
+    forbid: Forbid,
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<f32>, String> {
     let net = Net::from_bytes(net)?;
-    Ok(prepared(games, rule, kv, report).map(|(_, val)| {
+    Ok(prepared(games, rule, kv, forbid, report).map(|(_, val)| {
         report_regret(&net, &val, report);
         net.loss(&val)
     }))
@@ -291,7 +312,7 @@ pub fn fit(
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<(Vec<u8>, f32)>, String> {
     let start = cfg.init.as_deref().map(Net::from_bytes).transpose()?;
-    let Some((train, val)) = prepared(games, rule, cfg.kv, report) else {
+    let Some((train, val)) = prepared(games, rule, cfg.kv, cfg.forbid, report) else {
         return Ok(None);
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
@@ -370,8 +391,10 @@ pub fn fit(
 }
 
 /// `train-mlp --data FILE[,FILE…] (--out FILE | --check NET) [--rule R] [--hidden H]
-/// [--epochs N] [--seed S] [--lr X] [--kv K] [--init NET]` (`--init`: start from that
-/// network, e.g. one trained on another rule, instead of a random one). Returns the exit
+/// [--epochs N] [--seed S] [--lr X] [--kv K] [--init NET] [--forbid off|own|both]`
+/// (`--init`: start from that network, e.g. one trained on another rule, instead of a
+/// random one; `--forbid`: renju black's forbidden-class cells read as under the
+/// evaluation's `mlp_forbid`, to train a network for that reading). Returns the exit
 /// code.
 pub fn cli(args: &[String]) -> i32 {
     let (mut data, mut out, mut rule) = (None, None, Rule::Freestyle);
@@ -394,6 +417,7 @@ pub fn cli(args: &[String]) -> i32 {
             "--seed" => v.parse().map(|n| cfg.seed = n).is_ok(),
             "--lr" => v.parse().map(|x| cfg.lr = x).is_ok(),
             "--kv" => v.parse().map(|x| cfg.kv = Some(x)).is_ok(),
+            "--forbid" => Forbid::parse(&v).map(|f| cfg.forbid = f).is_some(),
             "--check" => {
                 check_net = Some(v);
                 true
@@ -429,7 +453,11 @@ pub fn cli(args: &[String]) -> i32 {
     if let Some(net) = check_net {
         let checked = std::fs::read(&net)
             .map_err(|e| e.to_string())
-            .and_then(|b| check(&games, rule, &b, cfg.kv, &mut |l| eprintln!("{l}")));
+            .and_then(|b| {
+                check(&games, rule, &b, cfg.kv, cfg.forbid, &mut |l| {
+                    eprintln!("{l}");
+                })
+            });
         return match checked {
             Ok(Some(loss)) => {
                 println!("{net}: validation loss {loss:.5}");
@@ -475,6 +503,51 @@ mod tests {
     use crate::search::params::SearchParams;
 
     #[test]
+    fn renju_blacks_forbidden_cells_leave_the_samples_the_reading_names() {
+        use crate::eval::features::combos;
+        use crate::types::Pos;
+        // Black's two open twos cross at 7,7 (a double three, forbidden to black); the
+        // positions before the 8th and the 9th move are sampled (white, then black to
+        // move). The only double-three cell is 7,7: its count is 1, its input 1/4.
+        let moves = [
+            (8, 7),
+            (0, 0),
+            (9, 7),
+            (0, 2),
+            (7, 8),
+            (14, 12),
+            (7, 9),
+            (2, 14),
+            (3, 14),
+        ];
+        let game = Game {
+            rule: Rule::Renju,
+            width: 15,
+            height: 15,
+            opening: 7,
+            moves: moves.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
+            result: 0,
+            values: vec![0, 0],
+            has_values: true,
+        };
+        let k = combos()
+            .iter()
+            .position(|c| *c == [4, 4, 0, 0])
+            .expect("listed") as u32;
+        let input = |s: &Sample, i: u32| s.inputs.iter().find(|x| x.0 == i).map_or(0.0, |x| x.1);
+        // (white to move: black's cell as the opponent's, black to move: as its own)
+        let read = |forbid| {
+            let (train, val) = samples(std::slice::from_ref(&game), Rule::Renju, forbid);
+            assert!(train.is_empty(), "the first game is held back");
+            assert_eq!(val.len(), 2);
+            (input(&val[0], COMBOS as u32 + k), input(&val[1], k))
+        };
+        assert_eq!(read(Forbid::Off), (0.25, 0.25));
+        assert_eq!(read(Forbid::Own), (0.25, 0.0));
+        assert_eq!(read(Forbid::Both), (0.0, 0.0));
+    }
+
+    #[test]
     fn siblings_are_held_back_together_and_their_choice_is_scored() {
         use crate::types::Pos;
         // 20 parents (a stone each side, then a third at x = 0..20 of row 1 or 3),
@@ -502,7 +575,7 @@ mod tests {
                 });
             }
         }
-        let (train, val) = samples(&games, Rule::Freestyle);
+        let (train, val) = samples(&games, Rule::Freestyle, Forbid::Off);
         assert_eq!(
             (train.len(), val.len()),
             (54, 6),
@@ -557,11 +630,26 @@ mod tests {
         let m = crate::eval::mlp::Mlp::parse(&net, "test").expect("loadable");
         assert_eq!(m.source, "test");
         // Checking the written network on the same data gives the loss it was kept for.
-        let checked = check(&games, Rule::Freestyle, &net, None, &mut |_| {})
-            .expect("parses")
-            .expect("data");
+        let checked = check(
+            &games,
+            Rule::Freestyle,
+            &net,
+            None,
+            Forbid::Off,
+            &mut |_| {},
+        )
+        .expect("parses")
+        .expect("data");
         assert!((checked - best).abs() < 1e-4, "{checked} vs {best}");
-        assert!(check(&games, Rule::Freestyle, &net[..10], None, &mut |_| {}).is_err());
+        assert!(check(
+            &games,
+            Rule::Freestyle,
+            &net[..10],
+            None,
+            Forbid::Off,
+            &mut |_| {}
+        )
+        .is_err());
 
         // Training from that network (`--init`) starts at its loss, keeps its hidden
         // size whatever `hidden` says, and never keeps a worse network than the start.
