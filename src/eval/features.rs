@@ -135,6 +135,31 @@ pub fn combo_counts(board: &Board, out: &mut [[u16; COMBOS]; 2]) {
     }
 }
 
+/// Test fixture (renju): black's two open twos cross at 7,7 after the 7th move, a
+/// double three forbidden to black (the board's only double-three cell); white's stones
+/// stand in the corners, and the last two moves (white, black) are far from it.
+#[cfg(test)]
+pub(crate) const DOUBLE_THREE_MOVES: [(usize, usize); 9] = [
+    (8, 7),
+    (0, 0),
+    (9, 7),
+    (0, 2),
+    (7, 8),
+    (14, 12),
+    (7, 9),
+    (2, 14),
+    (3, 14),
+];
+
+/// The index of the double-three combination (two open threes) in [`combos`].
+#[cfg(test)]
+pub(crate) fn double_three_combo() -> usize {
+    combos()
+        .iter()
+        .position(|c| *c == [4, 4, 0, 0])
+        .expect("listed")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

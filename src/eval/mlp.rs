@@ -123,13 +123,15 @@ impl Forbid {
     }
 }
 
-/// The rows and colour maps of a renju board under `forbid` ([`Forbid::Own`] or
-/// [`Forbid::Both`]): white's map and black's other fields as on every board; black's
-/// forbidden-class fields to the zero row (`Both`) or to an added row per combination
-/// with the opponent part of its row and no own part (`Own`).
+/// The rows and colour maps of a renju board under `forbid`: white's map and black's
+/// other fields as on every board; each of black's forbidden-class fields to a row
+/// that keeps the own part of its combination's row only if `forbid` counts the cell
+/// with black to move, and the opponent part only if it counts it with white to move
+/// ([`Forbid::counts`]): its own row, the zero row, or a row added per combination.
 fn renju_vectors(h: usize, rows: &[i16], forbid: Forbid) -> Result<CellVectors, String> {
     let t = combo_of_index();
     let tables = RuleTables::get(Rule::Renju);
+    let (own, opp) = (forbid.counts(true), forbid.counts(false));
     let mut rows = rows.to_vec();
     let mut added = vec![None; COMBOS];
     let mut black = t.to_vec();
@@ -139,17 +141,25 @@ fn renju_vectors(h: usize, rows: &[i16], forbid: Forbid) -> Result<CellVectors, 
             continue;
         }
         let k = usize::from(t[i]);
-        *r = match forbid {
-            Forbid::Own => *added[k].get_or_insert_with(|| {
+        let row = match (own, opp) {
+            (true, true) => k,
+            (false, false) => 0,
+            _ => *added[k].get_or_insert_with(|| {
                 let n = rows.len() / (2 * h);
-                rows.extend(std::iter::repeat_n(0, h));
-                rows.extend_from_within(k * 2 * h + h..(k + 1) * 2 * h);
+                let keep = |part: bool, at: usize| {
+                    let from = &rows[k * 2 * h + at..k * 2 * h + at + h];
+                    if part {
+                        from.to_vec()
+                    } else {
+                        vec![0; h]
+                    }
+                };
+                let (a, b) = (keep(own, 0), keep(opp, h));
+                rows.extend(a.into_iter().chain(b));
                 n
             }),
-            _ => 0,
-        }
-        .try_into()
-        .map_err(|_| "too many rows".to_string())?;
+        };
+        *r = row.try_into().map_err(|_| "too many rows".to_string())?;
     }
     CellVectors::new(2 * h, [black, t.to_vec()], rows)
 }
@@ -556,15 +566,12 @@ mod tests {
 
     #[test]
     fn renju_blacks_forbidden_cells_leave_the_inputs_the_reading_names() {
-        use crate::eval::features::combos;
+        use crate::eval::features::{double_three_combo, DOUBLE_THREE_MOVES};
         use crate::types::Pos;
         // One hidden unit that counts the cells of the double-three combination (two
         // open threes), as the side to move's (own) and as the opponent's: the value
         // is 155 / 4 per cell (a quarter per count, the output weight 1).
-        let k = combos()
-            .iter()
-            .position(|c| *c == [4, 4, 0, 0])
-            .expect("listed");
+        let k = double_three_combo();
         let mut w = vec![0f32; INPUTS + 3];
         w[k] = 1.0;
         w[COMBOS + k] = 1.0;
@@ -576,7 +583,7 @@ mod tests {
         let m: &'static Mlp = Box::leak(Box::new(Mlp::parse(&bytes, "x").expect("parse")));
         // Black's two open twos cross at 7,7: a double three, forbidden to black.
         let mut b = Board::new(15, 15, Rule::Renju).expect("board");
-        for (x, y) in [(8, 7), (0, 0), (9, 7), (0, 2), (7, 8), (14, 12), (7, 9)] {
+        for &(x, y) in &DOUBLE_THREE_MOVES[..7] {
             b.make(Pos::new(x, y));
         }
         assert_eq!(b.pattern4(Pos::new(7, 7), Color::Black), Pattern4::Forbid);
@@ -595,7 +602,8 @@ mod tests {
         assert_eq!(value(&b, Forbid::Own), per_cell);
         assert_eq!(value(&b, Forbid::Both), 0);
         // Black to move: its own forbidden cell counts only under `off`.
-        b.make(Pos::new(2, 14));
+        let (x, y) = DOUBLE_THREE_MOVES[7];
+        b.make(Pos::new(x, y));
         assert_eq!(value(&b, Forbid::Off), per_cell);
         assert_eq!(value(&b, Forbid::Own), 0);
         assert_eq!(value(&b, Forbid::Both), 0);
@@ -606,16 +614,7 @@ mod tests {
         ));
         assert_ne!(r.evaluate(&b, Forbid::Off), r.evaluate(&b, Forbid::Own));
         let mut f = Board::new(15, 15, Rule::Freestyle).expect("board");
-        for (x, y) in [
-            (8, 7),
-            (0, 0),
-            (9, 7),
-            (0, 2),
-            (7, 8),
-            (14, 12),
-            (7, 9),
-            (2, 14),
-        ] {
+        for &(x, y) in &DOUBLE_THREE_MOVES[..8] {
             f.make(Pos::new(x, y));
         }
         let v = r.evaluate(&f, Forbid::Off);

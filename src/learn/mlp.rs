@@ -504,36 +504,25 @@ mod tests {
 
     #[test]
     fn renju_blacks_forbidden_cells_leave_the_samples_the_reading_names() {
-        use crate::eval::features::combos;
+        use crate::eval::features::{double_three_combo, DOUBLE_THREE_MOVES};
         use crate::types::Pos;
         // Black's two open twos cross at 7,7 (a double three, forbidden to black); the
         // positions before the 8th and the 9th move are sampled (white, then black to
         // move). The only double-three cell is 7,7: its count is 1, its input 1/4.
-        let moves = [
-            (8, 7),
-            (0, 0),
-            (9, 7),
-            (0, 2),
-            (7, 8),
-            (14, 12),
-            (7, 9),
-            (2, 14),
-            (3, 14),
-        ];
         let game = Game {
             rule: Rule::Renju,
             width: 15,
             height: 15,
             opening: 7,
-            moves: moves.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
+            moves: DOUBLE_THREE_MOVES
+                .iter()
+                .map(|&(x, y)| Pos::new(x, y))
+                .collect(),
             result: 0,
             values: vec![0, 0],
             has_values: true,
         };
-        let k = combos()
-            .iter()
-            .position(|c| *c == [4, 4, 0, 0])
-            .expect("listed") as u32;
+        let k = double_three_combo() as u32;
         let input = |s: &Sample, i: u32| s.inputs.iter().find(|x| x.0 == i).map_or(0.0, |x| x.1);
         // (white to move: black's cell as the opponent's, black to move: as its own)
         let read = |forbid| {
