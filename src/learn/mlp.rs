@@ -26,6 +26,8 @@ struct Sample {
     group: usize,
     /// A child position of `label --children`.
     child: bool,
+    /// Black is to move.
+    black: bool,
 }
 
 /// The samples of `games` of `rule`, renju black's forbidden-class cells read as `forbid`
@@ -95,6 +97,7 @@ fn samples(games: &[Game], rule: Rule, forbid: Forbid) -> (Vec<Sample>, Vec<Samp
                         result,
                         group,
                         child,
+                        black: me == Color::Black,
                     };
                     if held {
                         val.push(s);
@@ -283,10 +286,38 @@ pub fn check(
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<f32>, String> {
     let net = Net::from_bytes(net)?;
-    Ok(prepared(games, rule, kv, forbid, report).map(|(_, val)| {
+    Ok(prepared(games, rule, kv, forbid, report).map(|(tr, val)| {
         report_regret(&net, &val, report);
+        report_colours(&net, "training", &tr, report);
+        report_colours(&net, "validation", &val, report);
         net.loss(&val)
     }))
+}
+
+/// Report, per side to move, the loss on the `part` `set` and the mean of the network's
+/// expected score less the target's (positive: the network rates the side to move too
+/// well).
+fn report_colours(net: &Net, part: &str, set: &[Sample], report: &mut dyn FnMut(&str)) {
+    let mut hid = [0f32; MAX_HIDDEN];
+    for (name, black) in [("black", true), ("white", false)] {
+        let set: Vec<&Sample> = set.iter().filter(|s| s.black == black).collect();
+        if set.is_empty() {
+            continue;
+        }
+        let (mut loss, mut bias) = (0f32, 0f32);
+        for s in &set {
+            let y = sigmoid(net.forward(s, &mut hid));
+            loss += cross_entropy(y, s.target);
+            bias += y - s.target;
+        }
+        let n = set.len() as f32;
+        report(&format!(
+            "  {part}, {name} to move: {} positions, loss {:.5}, mean score error {:+.2} points",
+            set.len(),
+            loss / n,
+            100.0 * bias / n
+        ));
+    }
 }
 
 /// Report [`Net::sibling_regret`] on `val` when it holds sibling groups.
@@ -618,18 +649,39 @@ mod tests {
         assert!(best < losses[0], "no better than the start: {losses:?}");
         let m = crate::eval::mlp::Mlp::parse(&net, "test").expect("loadable");
         assert_eq!(m.source, "test");
-        // Checking the written network on the same data gives the loss it was kept for.
-        let checked = check(
-            &games,
-            Rule::Freestyle,
-            &net,
-            None,
-            Forbid::Off,
-            &mut |_| {},
-        )
+        // Checking the written network on the same data gives the loss it was kept for,
+        // and per side to move the validation positions and losses that make it up.
+        let mut lines = Vec::new();
+        let checked = check(&games, Rule::Freestyle, &net, None, Forbid::Off, &mut |l| {
+            lines.push(l.to_string())
+        })
         .expect("parses")
         .expect("data");
         assert!((checked - best).abs() < 1e-4, "{checked} vs {best}");
+        let number = |l: &str, after: &str| -> f32 {
+            let rest = l.split(after).nth(1).expect("field");
+            rest.split([' ', ','])
+                .next()
+                .unwrap()
+                .parse()
+                .expect("number")
+        };
+        let total = lines
+            .iter()
+            .find_map(|l| {
+                l.contains("validation positions")
+                    .then(|| number(l, "and "))
+            })
+            .expect("sizes reported");
+        let colours: Vec<(f32, f32)> = lines
+            .iter()
+            .filter(|l| l.contains("validation, "))
+            .map(|l| (number(l, "to move: "), number(l, "loss ")))
+            .collect();
+        assert_eq!(colours.len(), 2, "{lines:?}");
+        assert_eq!(colours[0].0 + colours[1].0, total);
+        let mean = colours.iter().map(|(n, l)| n * l).sum::<f32>() / total;
+        assert!((mean - checked).abs() < 1e-3, "{mean} vs {checked}");
         assert!(check(
             &games,
             Rule::Freestyle,
