@@ -394,7 +394,29 @@ fn run_cli(args: &[String]) -> Result<(), (i32, String)> {
     ) {
         println!("{line}");
     }
+    // Per side to move (renju's colours play different games).
+    for (side, part) in ["black", "white"].iter().zip(by_side(&positions, &judged)) {
+        if !part.is_empty() && part.len() < judged.len() {
+            println!("{side} to move:");
+            for line in report(
+                &players,
+                &summarize(&part, players.len(), scale),
+                part.len(),
+            ) {
+                println!("  {line}");
+            }
+        }
+    }
     Ok(())
+}
+
+/// `judged` split by the side to move in its position: black's, then white's.
+fn by_side(positions: &[Position], judged: &[Judged]) -> [Vec<Judged>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
+    for j in judged {
+        out[positions[j.position].moves.len() % 2].push(j.clone());
+    }
+    out
 }
 
 /// Tab-separated, one row per position: game, ply, the moves, then per player its move
@@ -538,5 +560,25 @@ pub(crate) mod tests {
         let expect = (score(500, 253.0) - 0.5 + score(-MATE_LABEL, 253.0) - 0.5) / 3.0;
         assert!((s[1].diff - expect).abs() < 1e-12);
         assert!((s[0].mean - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn positions_with_an_even_number_of_stones_have_black_to_move() {
+        let pos = |n: usize| Position {
+            game: 0,
+            rule: Rule::Renju,
+            size: 15,
+            moves: (0..n).map(|i| Pos::new(i, 0)).collect(),
+        };
+        let positions = [pos(5), pos(6), pos(0), pos(7)];
+        let judged: Vec<Judged> = (0..4)
+            .map(|i| Judged {
+                position: i,
+                moves: vec![(Pos::new(9, 9), 0)],
+            })
+            .collect();
+        let [black, white] = by_side(&positions, &judged);
+        let of = |v: &[Judged]| v.iter().map(|j| j.position).collect::<Vec<_>>();
+        assert_eq!((of(&black), of(&white)), (vec![1, 2], vec![0, 3]));
     }
 }
