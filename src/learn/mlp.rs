@@ -148,11 +148,22 @@ impl Net {
     }
 
     fn loss(&self, set: &[Sample]) -> f32 {
+        self.errors(set).1
+    }
+
+    /// Over `set`: the number of samples, the mean loss, and the mean of the expected
+    /// score less the target.
+    fn errors<'a>(&self, set: impl IntoIterator<Item = &'a Sample>) -> (usize, f32, f32) {
         let mut hid = [0f32; MAX_HIDDEN];
-        set.iter()
-            .map(|s| cross_entropy(sigmoid(self.forward(s, &mut hid)), s.target))
-            .sum::<f32>()
-            / set.len().max(1) as f32
+        let (mut n, mut loss, mut error) = (0usize, 0f32, 0f32);
+        for s in set {
+            let y = sigmoid(self.forward(s, &mut hid));
+            loss += cross_entropy(y, s.target);
+            error += y - s.target;
+            n += 1;
+        }
+        let d = n.max(1) as f32;
+        (n, loss / d, error / d)
     }
 
     /// Over the groups of sibling child positions in `set` (in order), the mean loss of
@@ -298,25 +309,14 @@ pub fn check(
 /// expected score less the target's (positive: the network rates the side to move too
 /// well).
 fn report_colours(net: &Net, part: &str, set: &[Sample], report: &mut dyn FnMut(&str)) {
-    let mut hid = [0f32; MAX_HIDDEN];
     for (name, black) in [("black", true), ("white", false)] {
-        let set: Vec<&Sample> = set.iter().filter(|s| s.black == black).collect();
-        if set.is_empty() {
-            continue;
+        let (n, loss, error) = net.errors(set.iter().filter(|s| s.black == black));
+        if n > 0 {
+            report(&format!(
+                "  {part}, {name} to move: {n} positions, loss {loss:.5}, mean score error {:+.2} points",
+                100.0 * error
+            ));
         }
-        let (mut loss, mut bias) = (0f32, 0f32);
-        for s in &set {
-            let y = sigmoid(net.forward(s, &mut hid));
-            loss += cross_entropy(y, s.target);
-            bias += y - s.target;
-        }
-        let n = set.len() as f32;
-        report(&format!(
-            "  {part}, {name} to move: {} positions, loss {:.5}, mean score error {:+.2} points",
-            set.len(),
-            loss / n,
-            100.0 * bias / n
-        ));
     }
 }
 
