@@ -977,6 +977,7 @@ impl Core {
         let mut high_move = None;
         let mut last_move = None;
         let stepped = self.params.mtd_step;
+        let tol = self.params.mtd_tol;
         let mut beta = g;
         // Positive: that many fail-highs in a row; negative: fail-lows.
         let mut run: i32 = 0;
@@ -1006,6 +1007,15 @@ impl Core {
             beta = if v < beta { v - (step - 1) } else { v + step };
             if lower < upper {
                 beta = beta.clamp(lower + 1, upper);
+            }
+            // Close enough: the move that failed high is kept with its proven bound.
+            if tol > 0
+                && high_move.is_some()
+                && upper - lower <= tol
+                && !is_mate(lower)
+                && !is_mate(upper)
+            {
+                return (lower, high_move, true);
             }
         }
         (g, high_move.or(last_move), true)

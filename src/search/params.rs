@@ -81,6 +81,12 @@ crate::tunable! {
         mtd_step: bool = true,
             "mtd_step" => "MTD(f) passes that fail the same way in a row double their step \
                 away from the last value (off: the classic step of one)";
+        /// MTD(f) ends an iteration once a move has failed high and the bounds are at most
+        /// this far apart (0: only when they meet). Mate values are always searched exactly.
+        mtd_tol: Value = 0,
+            "mtd_tol" [0, 1_000] => "an MTD(f) iteration ends once a root move has failed \
+                high and the value's bounds are at most this far apart (0 = off: until they \
+                meet)";
         /// Top-N pruning: at most this many moves are searched at an unforced node.
         top_n: usize = TOP_N,
             "top_n" [1, 1024] => "moves searched at an unforced node (forced stages are \

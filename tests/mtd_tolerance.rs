@@ -1,0 +1,70 @@
+//! The MTD(f) tolerance (`mtd_tol`): an iteration ends once a root move has failed high
+//! and the value's bounds are at most `mtd_tol` apart, instead of searching until they
+//! meet. It must save passes (fewer nodes to a fixed depth), stay deterministic, keep the
+//! value within reach of the exact one, and leave mate values exact. No timing
+//! assertions.
+
+mod common;
+
+use common::{
+    bench_boards, fixed_limits as limits, freestyle_board as board, repeatable_search,
+    search_spec as search,
+};
+use sente::types::{is_mate, Color, VALUE_MATE_IN_MAX};
+
+#[test]
+fn mtd_tolerance_shrinks_fixed_depth_trees_and_is_deterministic() {
+    let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
+    for (what, mut b) in bench_boards() {
+        let on = repeatable_search(&what, &mut b, "mtd_tol=16", 11);
+        let off = search(&mut b, "mtd_tol=0", &limits(11, None));
+        changed += usize::from(off.nodes != on.nodes);
+        on_nodes += on.nodes;
+        off_nodes += off.nodes;
+        if !is_mate(off.value) {
+            // Not a bound on the exact value (the passes leave different tables behind),
+            // but a tolerance that lets the value drift far would show here.
+            assert!(
+                (on.value - off.value).abs() <= 64,
+                "{what}: {} with mtd_tol=16 against {} exact",
+                on.value,
+                off.value
+            );
+        }
+    }
+    assert!(changed >= 5, "only {changed} searches changed");
+    assert!(
+        on_nodes * 20 < off_nodes * 19,
+        "mtd_tol=16: {on_nodes} nodes against {off_nodes} without it"
+    );
+}
+
+#[test]
+fn mtd_tolerance_leaves_a_proved_win_exact() {
+    // Black to move wins by fours (the fail-high reduction's test position): the main
+    // search alone proves it within 8 plies.
+    let mut b = board(&[
+        (6, 7),
+        (8, 8),
+        (7, 11),
+        (7, 10),
+        (5, 9),
+        (10, 5),
+        (5, 11),
+        (9, 7),
+        (10, 7),
+        (11, 3),
+        (9, 9),
+        (6, 4),
+    ]);
+    assert_eq!(b.side_to_move(), Color::Black);
+    let depth = (1..=8)
+        .find(|&d| search(&mut b, "threats=0", &limits(d, None)).value >= VALUE_MATE_IN_MAX)
+        .expect("the search proves the win within 8 plies");
+    let exact = search(&mut b, "threats=0", &limits(depth, None));
+    for tol in [16, 1000] {
+        let spec = format!("threats=0,mtd_tol={tol}");
+        let r = search(&mut b, &spec, &limits(depth, None));
+        assert_eq!(r.value, exact.value, "{spec} at depth {depth}");
+    }
+}
