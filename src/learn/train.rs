@@ -630,14 +630,15 @@ mod tests {
             seed: 3,
             threads: 2,
             // The data of the search as it was when this test was written (top-N 10, no
-            // move-count pruning, no distance ordering): with 24 games of 400 nodes the
-            // validation part is too small for any setting to be sure to improve, and
-            // this one is known to. The tables evaluate (the network became the
+            // move-count pruning, no distance ordering, MTD(f) to exact values): with 24
+            // games of 400 nodes the validation part is too small for any setting to be
+            // sure to improve, and this one is known to. The tables evaluate (the network became the
             // freestyle 15 × 15 default later).
             params: SearchParams {
                 top_n: 10,
                 mcp: 0,
                 order_far: false,
+                mtd_tol: 0,
                 eval: crate::eval::params::EvalParams {
                     mlp: None,
                     ..crate::eval::params::EvalParams::default()

@@ -83,7 +83,8 @@ crate::tunable! {
                 away from the last value (off: the classic step of one)";
         /// MTD(f) ends an iteration once a move has failed high and the bounds are at most
         /// this far apart (0: only when they meet). Mate values are always searched exactly.
-        mtd_tol: Value = 0,
+        /// 16 since the twenty-eighth session: a quarter fewer nodes to depth 14.
+        mtd_tol: Value = 16,
             "mtd_tol" [0, 1_000] => "an MTD(f) iteration ends once a root move has failed \
                 high and the value's bounds are at most this far apart (0 = off: until they \
                 meet)";
