@@ -954,8 +954,9 @@ impl Core {
         (best, best_move)
     }
 
-    /// MTD(f): zero-window searches around the guess until the bounds meet.
-    /// Returns (value, best move, completed).
+    /// MTD(f): zero-window searches around the guess until the bounds meet, or until a
+    /// move has failed high and the bounds are at most `mtd_tol` apart (the value is
+    /// then the proven lower bound). Returns (value, best move, completed).
     ///
     /// Classic MTD(f) tests the last value returned; with this evaluation's fine grain
     /// the fail-soft values rarely pass the window, so each pass moved a bound by one
