@@ -5,19 +5,13 @@
 
 mod common;
 
-use common::{
-    bench_boards, fixed_limits as limits, freestyle_board as board, repeatable_search,
-    search_spec as search,
-};
-use sente::board::Board;
+use common::{bench_pairs, fixed_limits as limits, search_spec as search, win_carried_by_fours};
 use sente::types::{Color, VALUE_MATE_IN_MAX};
 
 #[test]
 fn fail_high_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
     let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
-    for (what, mut b) in bench_boards() {
-        let on = repeatable_search(&what, &mut b, "fhr=30", 8);
-        let off = search(&mut b, "fhr=0", &limits(8, None));
+    for (_, on, off) in bench_pairs("fhr=30", "fhr=0", 8) {
         changed += usize::from(off.nodes != on.nodes);
         on_nodes += on.nodes;
         off_nodes += off.nodes;
@@ -27,27 +21,6 @@ fn fail_high_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
         on_nodes * 10 < off_nodes * 9,
         "fhr=30: {on_nodes} nodes against {off_nodes} without it"
     );
-}
-
-/// Black to move wins (found by a seeded random search over playouts): the threat
-/// solver proves a VCT of 19 plies from (6,10), and the main search alone (no solvers)
-/// proves a win from depth 6. The line is carried by fours; when the reduction was made
-/// to cut fours too, depth 6 with `fhr=1` no longer found the win.
-fn win_carried_by_fours() -> Board {
-    board(&[
-        (6, 7),
-        (8, 8),
-        (7, 11),
-        (7, 10),
-        (5, 9),
-        (10, 5),
-        (5, 11),
-        (9, 7),
-        (10, 7),
-        (11, 3),
-        (9, 9),
-        (6, 4),
-    ])
 }
 
 #[test]

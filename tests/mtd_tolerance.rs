@@ -6,18 +6,13 @@
 
 mod common;
 
-use common::{
-    bench_boards, fixed_limits as limits, freestyle_board as board, repeatable_search,
-    search_spec as search,
-};
+use common::{bench_pairs, fixed_limits as limits, search_spec as search, win_carried_by_fours};
 use sente::types::{is_mate, Color, VALUE_MATE_IN_MAX};
 
 #[test]
 fn mtd_tolerance_shrinks_fixed_depth_trees_and_is_deterministic() {
     let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
-    for (what, mut b) in bench_boards() {
-        let on = repeatable_search(&what, &mut b, "mtd_tol=16", 11);
-        let off = search(&mut b, "mtd_tol=0", &limits(11, None));
+    for (what, on, off) in bench_pairs("mtd_tol=16", "mtd_tol=0", 11) {
         changed += usize::from(off.nodes != on.nodes);
         on_nodes += on.nodes;
         off_nodes += off.nodes;
@@ -43,20 +38,7 @@ fn mtd_tolerance_shrinks_fixed_depth_trees_and_is_deterministic() {
 fn mtd_tolerance_leaves_a_proved_win_exact() {
     // Black to move wins by fours (the fail-high reduction's test position): the main
     // search alone proves it within 8 plies.
-    let mut b = board(&[
-        (6, 7),
-        (8, 8),
-        (7, 11),
-        (7, 10),
-        (5, 9),
-        (10, 5),
-        (5, 11),
-        (9, 7),
-        (10, 7),
-        (11, 3),
-        (9, 9),
-        (6, 4),
-    ]);
+    let mut b = win_carried_by_fours();
     assert_eq!(b.side_to_move(), Color::Black);
     let depth = (1..=8)
         .find(|&d| search(&mut b, "threats=0", &limits(d, None)).value >= VALUE_MATE_IN_MAX)

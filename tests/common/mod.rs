@@ -111,3 +111,45 @@ pub fn repeatable_search(
     assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
     first
 }
+
+/// Every bench position searched to `depth` with `on` (twice, checked repeatable, see
+/// [`repeatable_search`]) and once with `off`: (name, result with `on`, result with `off`).
+#[allow(dead_code)]
+pub fn bench_pairs(
+    on: &str,
+    off: &str,
+    depth: i32,
+) -> Vec<(
+    String,
+    sente::search::SearchResult,
+    sente::search::SearchResult,
+)> {
+    bench_boards()
+        .map(|(what, mut b)| {
+            let a = repeatable_search(&what, &mut b, on, depth);
+            let z = search_spec(&mut b, off, &fixed_limits(depth, None));
+            (what, a, z)
+        })
+        .collect()
+}
+
+/// Black to move wins (found by a seeded random search over playouts): the threat
+/// solver proves a VCT of 19 plies from (6,10), and the main search alone (no solvers)
+/// proves a win from depth 6. The line is carried by fours.
+#[allow(dead_code)]
+pub fn win_carried_by_fours() -> Board {
+    freestyle_board(&[
+        (6, 7),
+        (8, 8),
+        (7, 11),
+        (7, 10),
+        (5, 9),
+        (10, 5),
+        (5, 11),
+        (9, 7),
+        (10, 7),
+        (11, 3),
+        (9, 9),
+        (6, 4),
+    ])
+}
