@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""What one or more match arms of benches/sparring/match.sh say beyond the arbiter's summary.
+
+    benches/sparring/arm-report.py [--engine NAME] ARM [ARM ...]
+
+ARM is the NAME given to match.sh: the folder NAME/ (games.tsv and the game_*.psq
+records) and, if present, NAME.log. For each arm it prints
+
+* the engine's wins, losses and draws by colour (black / white), from games.tsv;
+* its thinking time per move by its own move number after the opening (from the
+  times in the .psq records): how many moves, the mean, the median, the share of
+  quick replies (under 100 ms: forced blocks, a found win, a single defence) and of
+  moves that ran to within 10 % of the arm's longest think (the per-move cap);
+
+then the same over all arms together. The engine is the one named `sente` in
+games.tsv unless --engine says otherwise.
+"""
+import glob
+import os
+import sys
+
+QUICK_MS = 100
+
+
+def parse_args(argv):
+    engine, arms = "sente", []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--engine" and i + 1 < len(argv):
+            engine = argv[i + 1]
+            i += 2
+        elif argv[i] in ("-h", "--help"):
+            print(__doc__)
+            sys.exit(0)
+        else:
+            arms.append(argv[i].rstrip("/"))
+            i += 1
+    if not arms:
+        print(__doc__)
+        sys.exit(2)
+    return engine, arms
+
+
+def games(arm):
+    """(number, engine is black, result '1-0' / '0-1' / '1/2-1/2') per game of games.tsv."""
+    out = []
+    with open(os.path.join(arm, "games.tsv")) as f:
+        for line in f:
+            t = line.rstrip("\n").split("\t")
+            if len(t) >= 4 and t[0].isdigit():
+                out.append((int(t[0]), t[1], t[2], t[3]))
+    return out
+
+
+def moves(path):
+    """The (x, y, ms) rows of a .psq record (the header and the trailer skipped)."""
+    rows = []
+    with open(path) as f:
+        lines = f.read().splitlines()[1:]
+    for line in lines:
+        t = line.split(",")
+        if len(t) == 3 and all(p.strip().lstrip("-").isdigit() for p in t):
+            rows.append(tuple(int(p) for p in t))
+    return rows
+
+
+def report(engine, arms):
+    by_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
+    times = {}
+    for arm in arms:
+        for number, black, white, result in games(arm):
+            if engine not in (black, white):
+                continue
+            is_black = black == engine
+            colour = "black" if is_black else "white"
+            if result == "1/2-1/2":
+                by_colour[colour][2] += 1
+            elif (result == "1-0") == is_black:
+                by_colour[colour][0] += 1
+            else:
+                by_colour[colour][1] += 1
+            psq = os.path.join(arm, f"game_{number:04d}.psq")
+            if not os.path.exists(psq):
+                continue
+            rows = moves(psq)
+            # The opening's stones carry no time.
+            k = 0
+            while k < len(rows) and rows[k][2] == 0:
+                k += 1
+            own = 0
+            for i in range(k, len(rows)):
+                if (i % 2 == 0) == is_black:
+                    times.setdefault(own, []).append(rows[i][2])
+                    own += 1
+    return by_colour, times
+
+
+def summary(label, ms, cap):
+    ms = sorted(ms)
+    n = len(ms)
+    if n == 0:
+        return f"{label:>8}  no moves"
+    quick = sum(1 for t in ms if t < QUICK_MS) / n
+    full = sum(1 for t in ms if t >= 0.9 * cap) / n if cap > 0 else 0.0
+    return (
+        f"{label:>8}  {n:5d} moves  mean {sum(ms) / n:4.0f} ms  median {ms[n // 2]:4d} ms"
+        f"  under {QUICK_MS} ms {100 * quick:3.0f} %  at the cap {100 * full:3.0f} %"
+    )
+
+
+def show(title, engine, by_colour, times):
+    print(f"== {title}")
+    for colour in ("black", "white"):
+        w, l, d = by_colour[colour]
+        n = w + l + d
+        score = (w + d / 2) / n * 100 if n else 0.0
+        print(f"{engine} as {colour}: {w}-{l}-{d} of {n}, {score:.1f} %")
+    every = [t for v in times.values() for t in v]
+    cap = max(every) if every else 0
+    print(f"thinking time by own move after the opening (cap taken as the longest, {cap} ms):")
+    for start in range(0, 40, 5):
+        chunk = [t for m in range(start, start + 5) for t in times.get(m, [])]
+        print(summary(f"{start}-{start + 4}", chunk, cap))
+    late = [t for m, v in times.items() if m >= 40 for t in v]
+    print(summary("40-", late, cap))
+    print(summary("all", every, cap))
+
+
+def main():
+    engine, arms = parse_args(sys.argv[1:])
+    total_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
+    total_times = {}
+    for arm in arms:
+        by_colour, times = report(engine, [arm])
+        show(arm, engine, by_colour, times)
+        for c in total_colour:
+            total_colour[c] = [a + b for a, b in zip(total_colour[c], by_colour[c])]
+        for m, v in times.items():
+            total_times.setdefault(m, []).extend(v)
+    if len(arms) > 1:
+        show("all arms", engine, total_colour, total_times)
+
+
+if __name__ == "__main__":
+    main()
