@@ -15,7 +15,6 @@ records) and, if present, NAME.log. For each arm it prints
 then the same over all arms together. The engine is the one named `sente` in
 games.tsv unless --engine says otherwise.
 """
-import glob
 import os
 import sys
 
@@ -64,34 +63,33 @@ def moves(path):
     return rows
 
 
-def report(engine, arms):
+def report(engine, arm):
     by_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     times = {}
-    for arm in arms:
-        for number, black, white, result in games(arm):
-            if engine not in (black, white):
-                continue
-            is_black = black == engine
-            colour = "black" if is_black else "white"
-            if result == "1/2-1/2":
-                by_colour[colour][2] += 1
-            elif (result == "1-0") == is_black:
-                by_colour[colour][0] += 1
-            else:
-                by_colour[colour][1] += 1
-            psq = os.path.join(arm, f"game_{number:04d}.psq")
-            if not os.path.exists(psq):
-                continue
-            rows = moves(psq)
-            # The opening's stones carry no time.
-            k = 0
-            while k < len(rows) and rows[k][2] == 0:
-                k += 1
-            own = 0
-            for i in range(k, len(rows)):
-                if (i % 2 == 0) == is_black:
-                    times.setdefault(own, []).append(rows[i][2])
-                    own += 1
+    for number, black, white, result in games(arm):
+        if engine not in (black, white):
+            continue
+        is_black = black == engine
+        colour = "black" if is_black else "white"
+        if result == "1/2-1/2":
+            by_colour[colour][2] += 1
+        elif (result == "1-0") == is_black:
+            by_colour[colour][0] += 1
+        else:
+            by_colour[colour][1] += 1
+        psq = os.path.join(arm, f"game_{number:04d}.psq")
+        if not os.path.exists(psq):
+            continue
+        rows = moves(psq)
+        # The opening's stones carry no time.
+        k = 0
+        while k < len(rows) and rows[k][2] == 0:
+            k += 1
+        own = 0
+        for i in range(k, len(rows)):
+            if (i % 2 == 0) == is_black:
+                times.setdefault(own, []).append(rows[i][2])
+                own += 1
     return by_colour, times
 
 
@@ -131,7 +129,7 @@ def main():
     total_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     total_times = {}
     for arm in arms:
-        by_colour, times = report(engine, [arm])
+        by_colour, times = report(engine, arm)
         show(arm, engine, by_colour, times)
         for c in total_colour:
             total_colour[c] = [a + b for a, b in zip(total_colour[c], by_colour[c])]
