@@ -91,7 +91,7 @@ crate::tunable! {
                 renju 15 × 15 (other rules and sizes keep the tables); a file (see `src/eval/mlp.rs`) evaluates every rule \
                 and size; `-` the tables everywhere";
         /// How the network reads renju black's forbidden-class cells.
-        mlp_forbid: Forbid = Forbid::Off,
+        mlp_forbid: Forbid = Forbid::Both,
             "mlp_forbid" ("`off`, `own` or `both`") with parse_forbid, show_forbid
             => "renju, the network: black's forbidden-class cells (double three, double four, \
                 overline), which its inputs would read like white's winning ones, count as \
