@@ -41,7 +41,7 @@ def parse_args(argv):
 
 
 def games(arm):
-    """(number, engine is black, result '1-0' / '0-1' / '1/2-1/2') per game of games.tsv."""
+    """(number, black, white, result "1-0" / "0-1" / "1/2-1/2") per game of games.tsv."""
     out = []
     with open(os.path.join(arm, "games.tsv")) as f:
         for line in f:
