@@ -275,6 +275,14 @@ crate::tunable! {
                 its pattern score halved, from the last four quartered (with the \
                 pattern-class weights only: rules without a learned ordering, or \
                 `order_learned=off`)";
+        /// Move-ordering weight of a renju black cell of class `Forbid` (a double three,
+        /// double four or overline on the lines alone) that the exact check finds legal
+        /// (a double three with a false three): written into `order_own`'s `Forbid` entry,
+        /// which is 0 by default, so that such cells are listed at all.
+        false_forbid: i32 = 0,
+            "false_forbid" [0, 1_000_000] => "renju: move-ordering weight of a black cell \
+                that makes a double three on its lines but is legal (a false three); 0 \
+                leaves such cells unlisted unless the opponent's pattern there counts";
         /// The distance of `order_far`: a cell more than this many squares (Chebyshev) from
         /// a recent move is far from it.
         far_dist: i32 = crate::movegen::FAR as i32,
@@ -529,6 +537,7 @@ impl SearchParams {
             key(k)
                 .ok_or_else(|| format!("unknown parameter {k:?}"))?
                 .set(self, v)?;
+            self.order_own[Pattern4::Forbid as usize] = self.false_forbid;
         }
         Ok(())
     }
@@ -537,6 +546,15 @@ impl SearchParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn false_forbid_sets_the_ordering_weight_of_the_forbid_class() {
+        let mut p = SearchParams::default();
+        assert_eq!(p.order_own[Pattern4::Forbid as usize], 0);
+        p.apply("false_forbid=1000").expect("apply");
+        assert_eq!(p.order_own[Pattern4::Forbid as usize], 1000);
+        assert_eq!(p.order_opp[Pattern4::Forbid as usize], 0);
+    }
 
     #[test]
     fn apply_sets_evaluation_weights_and_rejects_a_wrong_count() {
