@@ -1139,8 +1139,9 @@ mod tests {
 
     #[test]
     fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
-        let mut params = crate::search::params::SearchParams::default();
-        params.apply("false_forbid=1000").expect("apply");
+        let params = crate::search::params::SearchParams::default();
+        let mut off = crate::search::params::SearchParams::default();
+        off.apply("false_forbid=0").expect("apply");
         let history = [0i32; NUM_CELLS];
         let cell = Pos::new(7, 7);
         for legal in [true, false] {
@@ -1157,12 +1158,12 @@ mod tests {
                     .find(|m| m.pos == cell)
                     .map(|m| m.score)
             };
-            let default = crate::search::params::SearchParams::default();
-            // By default the cell scores 0 and is not listed among the patterned moves.
-            assert_eq!(listed(&mut board, &default.order_own), None);
+            // With the weight 0 the cell scores 0 and is not listed among the patterned
+            // moves.
+            assert_eq!(listed(&mut board, &off.order_own), None);
             let with = listed(&mut board, &params.order_own);
             if legal {
-                assert!(with.is_some_and(|s| s >= 1000), "{with:?}");
+                assert!(with.is_some_and(|s| s >= params.false_forbid), "{with:?}");
             } else {
                 assert_eq!(with, None);
             }

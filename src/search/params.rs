@@ -43,6 +43,10 @@ impl ParamValue for Driver {
 /// search at a match move's budget, see benches/RESULTS.md).
 pub const TOP_N: usize = 20;
 
+/// The default of `false_forbid` (and of `order_own`'s `Forbid` entry): an open three's
+/// ordering weight, since a legal double-three cell of black's makes at least one.
+pub const FALSE_FORBID: i32 = 1000;
+
 /// A learned move-ordering table read from a file (`order_file`).
 pub type OrderRef = crate::eval::params::Shared<crate::order::OrderTable>;
 
@@ -239,7 +243,7 @@ crate::tunable! {
         // Block4, Block4Plus, Block4Flex3, Flex4, Five
         /// Move-ordering weight of the class the side to move makes on a cell.
         order_own: [i32; Pattern4::COUNT] =
-            [0, 0, 150, 120, 400, 450, 1000, 1300, 6000, 900, 1800, 8000, 20_000, 100_000];
+            [0, FALSE_FORBID, 150, 120, 400, 450, 1000, 1300, 6000, 900, 1800, 8000, 20_000, 100_000];
         /// Move-ordering weight of the class the opponent would make on a cell (defence).
         order_opp: [i32; Pattern4::COUNT] =
             [0, 0, 80, 60, 200, 220, 500, 650, 3000, 450, 900, 4000, 10_000, 50_000];
@@ -277,9 +281,10 @@ crate::tunable! {
                 `order_learned=off`)";
         /// Move-ordering weight of a renju black cell of class `Forbid` (a double three,
         /// double four or overline on the lines alone) that the exact check finds legal
-        /// (a double three with a false three): written into `order_own`'s `Forbid` entry,
-        /// which is 0 by default, so that such cells are listed at all.
-        false_forbid: i32 = 0,
+        /// (a double three with a false three): written into `order_own`'s `Forbid` entry
+        /// (at 0 such cells are listed only for the opponent's weight there, and rarely
+        /// reach the top N). Default since the thirty-second session (2026-11-29).
+        false_forbid: i32 = FALSE_FORBID,
             "false_forbid" [0, 1_000_000] => "renju: move-ordering weight of a black cell \
                 that makes a double three on its lines but is legal (a false three); 0 \
                 leaves such cells unlisted unless the opponent's pattern there counts";
@@ -550,9 +555,11 @@ mod tests {
     #[test]
     fn false_forbid_sets_the_ordering_weight_of_the_forbid_class() {
         let mut p = SearchParams::default();
+        assert_eq!(p.order_own[Pattern4::Forbid as usize], p.false_forbid);
+        p.apply("false_forbid=0").expect("apply");
         assert_eq!(p.order_own[Pattern4::Forbid as usize], 0);
-        p.apply("false_forbid=1000").expect("apply");
-        assert_eq!(p.order_own[Pattern4::Forbid as usize], 1000);
+        p.apply("false_forbid=700").expect("apply");
+        assert_eq!(p.order_own[Pattern4::Forbid as usize], 700);
         assert_eq!(p.order_opp[Pattern4::Forbid as usize], 0);
     }
 
