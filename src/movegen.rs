@@ -1109,67 +1109,6 @@ mod tests {
         (stage, out)
     }
 
-    /// Black's stones of the rules tests' false-three shape (tests/rules.rs): (7,7) makes
-    /// two threes on its lines; with the right column one of them is false and (7,7) is
-    /// legal, without it (7,7) is a forbidden double three. White's stones stand apart.
-    fn false_three_board(with_right_column: bool) -> Board {
-        let mut blacks = vec![(8, 7), (9, 7), (7, 8), (7, 9), (6, 8), (6, 9), (6, 10)];
-        if with_right_column {
-            blacks.extend([(10, 8), (10, 9), (10, 10)]);
-        }
-        let whites = [
-            (0, 14),
-            (4, 14),
-            (8, 14),
-            (12, 14),
-            (14, 10),
-            (14, 6),
-            (14, 2),
-        ];
-        let mut board = Board::new(15, 15, Rule::Renju).expect("size");
-        for (i, &(x, y)) in blacks.iter().enumerate() {
-            board.make(Pos::new(x, y));
-            let (x, y) = whites[i % whites.len()];
-            let (x, y) = if i < whites.len() { (x, y) } else { (x, 0) };
-            board.make(Pos::new(x, y));
-        }
-        assert_eq!(board.side_to_move(), Color::Black);
-        board
-    }
-
-    #[test]
-    fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
-        let params = crate::search::params::SearchParams::default();
-        let mut off = crate::search::params::SearchParams::default();
-        off.apply("false_forbid=0").expect("apply");
-        let history = [0i32; NUM_CELLS];
-        let cell = Pos::new(7, 7);
-        for legal in [true, false] {
-            let mut board = false_three_board(legal);
-            assert_eq!(board.pattern4(cell, Color::Black), Pattern4::Forbid);
-            assert_eq!(board.is_forbidden(cell), !legal);
-            let bbox = BBox::of_board(&board);
-            let listed = |board: &mut Board, own: &[i32; Pattern4::COUNT]| {
-                let info = OrderInfo::plain(&history, own, &params.order_opp);
-                let mut list = MoveList::default();
-                assert_eq!(generate(board, &bbox, &mut list, &info, 0), Stage::All);
-                list.as_slice()
-                    .iter()
-                    .find(|m| m.pos == cell)
-                    .map(|m| m.score)
-            };
-            // With the weight 0 the cell scores 0 and is not listed among the patterned
-            // moves.
-            assert_eq!(listed(&mut board, &off.order_own), None);
-            let with = listed(&mut board, &params.order_own);
-            if legal {
-                assert!(with.is_some_and(|s| s >= params.false_forbid), "{with:?}");
-            } else {
-                assert_eq!(with, None);
-            }
-        }
-    }
-
     #[test]
     fn order_far_scales_the_pattern_score_of_cells_far_from_the_recent_moves() {
         let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");

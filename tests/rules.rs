@@ -182,6 +182,43 @@ fn three_with_one_legal_extension_is_real() {
     assert!(b.is_forbidden(p(7, 7)));
 }
 
+/// The move generator lists the legal cell of the false-three shape for black with the
+/// `false_forbid` ordering weight (at weight 0 it was not listed), and never the forbidden
+/// double three of the same shape.
+#[test]
+fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
+    use sente::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
+    use sente::search::params::SearchParams;
+    let params = SearchParams::default();
+    let mut off = SearchParams::default();
+    off.apply("false_forbid=0").expect("apply");
+    let history = [0i32; sente::types::NUM_CELLS];
+    let cell = p(7, 7);
+    for legal in [true, false] {
+        let mut board = false_three_position(legal);
+        assert_eq!(board.pattern4(cell, B), Pattern4::Forbid);
+        assert_eq!(board.is_forbidden(cell), !legal);
+        let bbox = BBox::of_board(&board);
+        let mut listed = |own: &[i32; Pattern4::COUNT]| {
+            let info = OrderInfo::plain(&history, own, &params.order_opp);
+            let mut list = MoveList::default();
+            assert_eq!(generate(&mut board, &bbox, &mut list, &info, 0), Stage::All);
+            list.as_slice()
+                .iter()
+                .find(|m| m.pos == cell)
+                .map(|m| m.score)
+        };
+        // With the weight 0 the cell scores 0 and is not listed among the patterned moves.
+        assert_eq!(listed(&off.order_own), None);
+        let with = listed(&params.order_own);
+        if legal {
+            assert!(with.is_some_and(|s| s >= params.false_forbid), "{with:?}");
+        } else {
+            assert_eq!(with, None);
+        }
+    }
+}
+
 #[test]
 fn three_blocked_by_the_edge_is_not_a_three() {
     // (0,7) with (1,7),(2,7): the straight four would need (-1,7). Plus a real
