@@ -905,6 +905,18 @@ pub fn generate(
             }
         }
     }
+    // Renju white: black's `Forbid` cells carry `opp`'s weight for that class only
+    // where black may play them (a double three with a false three); the forbidden
+    // ones lose it again.
+    let w = info.opp[Pattern4::Forbid as usize];
+    if w != 0 && me == Color::White && board.rule() == Rule::Renju {
+        for i in 0..list.len {
+            let p = list.moves[i].pos;
+            if board.pattern4(p, opp) == Pattern4::Forbid && board.is_forbidden(p) {
+                list.moves[i].score -= w;
+            }
+        }
+    }
     if defend {
         Stage::DefendThree
     } else {

@@ -154,11 +154,20 @@ fn five_beats_forbidden_shapes() {
 /// x = 6 and x = 10 (rows 8..=10), both straight-four points of the horizontal three,
 /// (6,7) and (10,7), become double fours, so that three is false.
 fn false_three_position(with_right_column: bool) -> Board {
+    false_three_position_with(with_right_column, &[], B)
+}
+
+/// [`false_three_position`] with white stones `whites` and `side` to move.
+fn false_three_position_with(
+    with_right_column: bool,
+    whites: &[(usize, usize)],
+    side: Color,
+) -> Board {
     let mut blacks = vec![(8, 7), (9, 7), (7, 8), (7, 9), (6, 8), (6, 9), (6, 10)];
     if with_right_column {
         blacks.extend([(10, 8), (10, 9), (10, 10)]);
     }
-    position(15, Rule::Renju, &blacks, &[], B)
+    position(15, Rule::Renju, &blacks, whites, side)
 }
 
 #[test]
@@ -215,6 +224,44 @@ fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
             assert!(with.is_some_and(|s| s >= params.false_forbid), "{with:?}");
         } else {
             assert_eq!(with, None);
+        }
+    }
+}
+
+/// White's move generator gives the `opp_forbid` weight to black's legal double-three cell
+/// of the false-three shape (black's threat point) and takes it off the forbidden one.
+#[test]
+fn opp_forbid_weighs_blacks_legal_double_three_cell_for_white_but_not_a_forbidden_one() {
+    use sente::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
+    use sente::search::params::SearchParams;
+    let off = SearchParams::default();
+    let mut on = SearchParams::default();
+    on.apply("opp_forbid=500").expect("apply");
+    let history = [0i32; sente::types::NUM_CELLS];
+    let cell = p(7, 7);
+    for legal in [true, false] {
+        // White closes black's two column threes below (black keeps its fours there,
+        // so the row three stays false with the right column) and the two diagonal
+        // threes: no open three of black's to answer, white's moves are unforced.
+        let mut board = false_three_position_with(legal, &[(6, 11), (10, 11), (5, 10), (5, 11)], W);
+        assert_eq!(board.side_to_move(), W);
+        assert_eq!(board.pattern4(cell, B), Pattern4::Forbid);
+        assert_eq!(board.is_forbidden(cell), !legal);
+        let bbox = BBox::of_board(&board);
+        let mut score = |params: &SearchParams| {
+            let info = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
+            let mut list = MoveList::default();
+            assert_eq!(generate(&mut board, &bbox, &mut list, &info, 0), Stage::All);
+            list.as_slice()
+                .iter()
+                .find(|m| m.pos == cell)
+                .map_or(0, |m| m.score)
+        };
+        let (without, with) = (score(&off), score(&on));
+        if legal {
+            assert!(with >= without + on.opp_forbid, "{without} {with}");
+        } else {
+            assert_eq!(with, without);
         }
     }
 }

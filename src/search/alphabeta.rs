@@ -278,8 +278,15 @@ impl Core {
                     cur.moves.pick(0).pos
                 }
             };
-            let threat = board.pattern4(m, me) >= Pattern4::Flex3;
-            let quiet = !threat && board.pattern4(m, me.opp()) < Pattern4::Flex3;
+            let own = board.pattern4(m, me);
+            let threat =
+                own >= Pattern4::Flex3 || (own == Pattern4::Forbid && self.params.forbid_threat);
+            let theirs = board.pattern4(m, me.opp());
+            let quiet = !threat
+                && theirs < Pattern4::Flex3
+                && !(theirs == Pattern4::Forbid
+                    && self.params.forbid_threat
+                    && !board.is_forbidden(m));
             let threat_ext = if threat && self.three_ext > 0 && ply < 2 * self.root_depth {
                 self.three_ext
             } else {

@@ -288,6 +288,22 @@ crate::tunable! {
             "false_forbid" [0, 1_000_000] => "renju: move-ordering weight of a black cell \
                 that makes a double three on its lines but is legal (a false three); 0 \
                 leaves such cells unlisted unless the opponent's pattern there counts";
+        /// Renju: white's move-ordering weight of a cell where black would make a legal
+        /// double three (with a false three: black's real threat point), written into
+        /// `order_opp`'s `Forbid` entry; black's forbidden cells keep no weight (the
+        /// generator takes it off them after the exact check).
+        opp_forbid: i32 = 0,
+            "opp_forbid" [0, 1_000_000] => "renju: white's move-ordering weight of a cell \
+                where black would make a legal double three (a false three); black's \
+                forbidden cells get none";
+        /// Renju: a listed (legal) black move of class `Forbid` (a double three with a false
+        /// three: at least an open three) counts as a threat in the search, as a three does:
+        /// not quiet (milder late-move reduction, not a killer), and extended by the threat
+        /// extension; a white move on such a black cell counts as a defence (not quiet).
+        forbid_threat: bool = false,
+            "forbid_threat" => "renju: black's legal double-three moves (with a false \
+                three) count as threats in the search like threes (threat extension, milder \
+                reductions), and white's moves there as defences";
         /// The distance of `order_far`: a cell more than this many squares (Chebyshev) from
         /// a recent move is far from it.
         far_dist: i32 = crate::movegen::FAR as i32,
@@ -543,6 +559,7 @@ impl SearchParams {
                 .ok_or_else(|| format!("unknown parameter {k:?}"))?
                 .set(self, v)?;
             self.order_own[Pattern4::Forbid as usize] = self.false_forbid;
+            self.order_opp[Pattern4::Forbid as usize] = self.opp_forbid;
         }
         Ok(())
     }
@@ -553,14 +570,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn false_forbid_sets_the_ordering_weight_of_the_forbid_class() {
+    fn false_forbid_and_opp_forbid_set_the_ordering_weights_of_the_forbid_class() {
         let mut p = SearchParams::default();
         assert_eq!(p.order_own[Pattern4::Forbid as usize], p.false_forbid);
         p.apply("false_forbid=0").expect("apply");
         assert_eq!(p.order_own[Pattern4::Forbid as usize], 0);
         p.apply("false_forbid=700").expect("apply");
         assert_eq!(p.order_own[Pattern4::Forbid as usize], 700);
-        assert_eq!(p.order_opp[Pattern4::Forbid as usize], 0);
+        assert_eq!(p.order_opp[Pattern4::Forbid as usize], p.opp_forbid);
+        p.apply("opp_forbid=500").expect("apply");
+        assert_eq!(p.order_opp[Pattern4::Forbid as usize], 500);
+        assert_eq!(p.order_own[Pattern4::Forbid as usize], 700);
     }
 
     #[test]
