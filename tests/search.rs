@@ -228,6 +228,57 @@ fn renju_black_search_avoids_a_double_three_point() {
     }
 }
 
+/// A 6 × 6 renju board with three empty squares, white to move: (3,0) and (2,5) make
+/// overlines for black (forbidden), (0,1) is legal for black. Built from rows, `B`
+/// black, `W` white, `.` empty; no line of five anywhere, and no empty square makes one
+/// for either colour.
+fn renju_board_with_two_overline_squares_left() -> Board {
+    let rows = ["BBB.BB", ".WWBWW", "WBWWWB", "BWWWWB", "WBBWWW", "BB.BBB"];
+    let (mut blacks, mut whites) = (Vec::new(), Vec::new());
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            match c {
+                'B' => blacks.push(Pos::new(x, y)),
+                'W' => whites.push(Pos::new(x, y)),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!((blacks.len(), whites.len()), (17, 16));
+    // Alternating, black first and last: white moves next.
+    let mut b = Board::new(6, 6, Rule::Renju).unwrap();
+    for (i, &p) in blacks.iter().enumerate() {
+        b.make(p);
+        if let Some(&q) = whites.get(i) {
+            b.make(q);
+        }
+    }
+    b
+}
+
+/// Renju black left with only forbidden squares must play a foul and loses (a full
+/// board would be a draw): white takes the one square black may play.
+#[test]
+fn renju_black_with_only_forbidden_squares_left_loses() {
+    let mut b = renju_board_with_two_overline_squares_left();
+    assert_eq!(b.side_to_move(), Color::White);
+    assert_eq!(b.empty_count(), 3);
+    let (x, left) = (Pos::new(0, 1), [Pos::new(3, 0), Pos::new(2, 5)]);
+    assert!(!b.is_forbidden(x));
+    b.make(x);
+    assert!(left.iter().all(|&p| b.is_forbidden(p)));
+    assert!(b.black_must_foul());
+    b.unmake();
+    for params in both_drivers() {
+        let r = search(&mut b, 4, params);
+        assert_eq!(r.best, x, "{r:?}");
+        assert!(r.value >= mate_in(4), "{r:?}");
+    }
+    // Black to move with a legal square left is not lost that way.
+    b.make(left[0]);
+    assert!(!b.black_must_foul());
+}
+
 #[test]
 fn a_search_stopped_by_the_flag_returns_a_legal_move() {
     let mut b = board(15, Rule::Freestyle, &[(7, 7), (8, 8), (6, 8), (8, 6)]);

@@ -1516,6 +1516,19 @@ impl Board {
         renju::is_forbidden(self, p)
     }
 
+    /// Renju: black is to move, the board is not full, and every empty square is
+    /// forbidden to black, so black's move is a foul (a loss; a full board is a draw).
+    pub fn black_must_foul(&mut self) -> bool {
+        if self.rule != Rule::Renju || self.side != Color::Black || self.empty_count() == 0 {
+            return false;
+        }
+        let width = self.width;
+        let height = self.height;
+        (0..height)
+            .flat_map(|y| (0..width).map(move |x| Pos::new(x, y)))
+            .all(|p| !self.is_empty(p) || self.is_forbidden(p))
+    }
+
     /// Every forbidden point for black on the board (renju; empty otherwise).
     pub fn forbidden_points(&mut self) -> Vec<Pos> {
         if self.rule != Rule::Renju {

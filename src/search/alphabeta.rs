@@ -226,6 +226,8 @@ impl Core {
                             // Every defence of the three is forbidden to us (a
                             // four-three defence list is never empty: it falls back).
                             Stage::DefendThree | Stage::DefendFourThree => mated_in(ply + 4),
+                            // Renju black with only forbidden squares left plays a foul.
+                            Stage::All if board.black_must_foul() => mated_in(ply + 1),
                             Stage::All => 0,
                         };
                     }
