@@ -889,6 +889,12 @@ pub struct Board {
     frames_len: usize,
 }
 
+/// The squares of a `width` × `height` board, row by row (no borrow of a board, so a
+/// caller may change the board while it walks them).
+fn squares(width: usize, height: usize) -> impl Iterator<Item = Pos> {
+    (0..height).flat_map(move |y| (0..width).map(move |x| Pos::new(x, y)))
+}
+
 impl Board {
     /// An empty `width` × `height` board under `rule`.
     ///
@@ -1051,7 +1057,7 @@ impl Board {
 
     /// Every square of the board, row by row.
     pub fn all_squares(&self) -> impl Iterator<Item = Pos> + '_ {
-        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
+        squares(self.width, self.height)
     }
 
     /// The directional pattern `c` would make at the empty square `p` along `d`.
@@ -1522,11 +1528,7 @@ impl Board {
         if self.rule != Rule::Renju || self.side != Color::Black || self.empty_count() == 0 {
             return false;
         }
-        let width = self.width;
-        let height = self.height;
-        (0..height)
-            .flat_map(|y| (0..width).map(move |x| Pos::new(x, y)))
-            .all(|p| !self.is_empty(p) || self.is_forbidden(p))
+        squares(self.width, self.height).all(|p| !self.is_empty(p) || self.is_forbidden(p))
     }
 
     /// Every forbidden point for black on the board (renju; empty otherwise).
