@@ -191,31 +191,43 @@ fn three_with_one_legal_extension_is_real() {
     assert!(b.is_forbidden(p(7, 7)));
 }
 
+/// The score the move generator gives `cell` on `board` (its side to move) with the
+/// ordering weights `own` / `opp`, or `None` when the cell is not listed; the position
+/// must leave the side to move unforced.
+fn generated_score(
+    board: &mut Board,
+    own: &[i32; Pattern4::COUNT],
+    opp: &[i32; Pattern4::COUNT],
+    cell: Pos,
+) -> Option<i32> {
+    use sente::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
+    let history = [0i32; sente::types::NUM_CELLS];
+    let bbox = BBox::of_board(board);
+    let info = OrderInfo::plain(&history, own, opp);
+    let mut list = MoveList::default();
+    assert_eq!(generate(board, &bbox, &mut list, &info, 0), Stage::All);
+    list.as_slice()
+        .iter()
+        .find(|m| m.pos == cell)
+        .map(|m| m.score)
+}
+
 /// The move generator lists the legal cell of the false-three shape for black with the
 /// `false_forbid` ordering weight (at weight 0 it was not listed), and never the forbidden
 /// double three of the same shape.
 #[test]
 fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
-    use sente::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
     use sente::search::params::SearchParams;
     let params = SearchParams::default();
     let mut off = SearchParams::default();
     off.apply("false_forbid=0").expect("apply");
-    let history = [0i32; sente::types::NUM_CELLS];
     let cell = p(7, 7);
     for legal in [true, false] {
         let mut board = false_three_position(legal);
         assert_eq!(board.pattern4(cell, B), Pattern4::Forbid);
         assert_eq!(board.is_forbidden(cell), !legal);
-        let bbox = BBox::of_board(&board);
         let mut listed = |own: &[i32; Pattern4::COUNT]| {
-            let info = OrderInfo::plain(&history, own, &params.order_opp);
-            let mut list = MoveList::default();
-            assert_eq!(generate(&mut board, &bbox, &mut list, &info, 0), Stage::All);
-            list.as_slice()
-                .iter()
-                .find(|m| m.pos == cell)
-                .map(|m| m.score)
+            generated_score(&mut board, own, &params.order_opp, cell)
         };
         // With the weight 0 the cell scores 0 and is not listed among the patterned moves.
         assert_eq!(listed(&off.order_own), None);
@@ -232,12 +244,10 @@ fn false_forbid_lists_a_legal_double_three_cell_and_never_a_forbidden_one() {
 /// of the false-three shape (black's threat point) and takes it off the forbidden one.
 #[test]
 fn opp_forbid_weighs_blacks_legal_double_three_cell_for_white_but_not_a_forbidden_one() {
-    use sente::movegen::{generate, BBox, MoveList, OrderInfo, Stage};
     use sente::search::params::SearchParams;
     let off = SearchParams::default();
     let mut on = SearchParams::default();
     on.apply("opp_forbid=500").expect("apply");
-    let history = [0i32; sente::types::NUM_CELLS];
     let cell = p(7, 7);
     for legal in [true, false] {
         // White closes black's two column threes below (black keeps its fours there,
@@ -247,15 +257,8 @@ fn opp_forbid_weighs_blacks_legal_double_three_cell_for_white_but_not_a_forbidde
         assert_eq!(board.side_to_move(), W);
         assert_eq!(board.pattern4(cell, B), Pattern4::Forbid);
         assert_eq!(board.is_forbidden(cell), !legal);
-        let bbox = BBox::of_board(&board);
         let mut score = |params: &SearchParams| {
-            let info = OrderInfo::plain(&history, &params.order_own, &params.order_opp);
-            let mut list = MoveList::default();
-            assert_eq!(generate(&mut board, &bbox, &mut list, &info, 0), Stage::All);
-            list.as_slice()
-                .iter()
-                .find(|m| m.pos == cell)
-                .map_or(0, |m| m.score)
+            generated_score(&mut board, &params.order_own, &params.order_opp, cell).unwrap_or(0)
         };
         let (without, with) = (score(&off), score(&on));
         if legal {

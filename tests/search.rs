@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fixed_limits;
+use common::{fixed_limits, position};
 use sente::board::Board;
 use sente::engine::{tt_bytes_for, Engine, NON_TT_MEMORY};
 use sente::pattern::Pattern4;
@@ -238,22 +238,14 @@ fn renju_board_with_two_overline_squares_left() -> Board {
     for (y, row) in rows.iter().enumerate() {
         for (x, c) in row.chars().enumerate() {
             match c {
-                'B' => blacks.push(Pos::new(x, y)),
-                'W' => whites.push(Pos::new(x, y)),
+                'B' => blacks.push((x, y)),
+                'W' => whites.push((x, y)),
                 _ => {}
             }
         }
     }
     assert_eq!((blacks.len(), whites.len()), (17, 16));
-    // Alternating, black first and last: white moves next.
-    let mut b = Board::new(6, 6, Rule::Renju).unwrap();
-    for (i, &p) in blacks.iter().enumerate() {
-        b.make(p);
-        if let Some(&q) = whites.get(i) {
-            b.make(q);
-        }
-    }
-    b
+    position(6, Rule::Renju, &blacks, &whites, Color::White)
 }
 
 /// Renju black left with only forbidden squares must play a foul and loses (a full
