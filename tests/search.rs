@@ -2,8 +2,9 @@
 //! and determinism. No timing assertions: limits are depths and node counts.
 
 mod common;
+mod threat_support;
 
-use common::{fixed_limits, position};
+use common::fixed_limits;
 use sente::board::Board;
 use sente::engine::{tt_bytes_for, Engine, NON_TT_MEMORY};
 use sente::pattern::Pattern4;
@@ -13,6 +14,7 @@ use sente::tt::{Bound, Tt};
 use sente::types::{mate_in, mated_in, Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use threat_support::diagram;
 
 fn board(size: usize, rule: Rule, moves: &[(usize, usize)]) -> Board {
     let mut b = Board::new(size, size, rule).unwrap();
@@ -229,23 +231,11 @@ fn renju_black_search_avoids_a_double_three_point() {
 }
 
 /// A 6 × 6 renju board with three empty squares, white to move: (3,0) and (2,5) make
-/// overlines for black (forbidden), (0,1) is legal for black. Built from rows, `B`
-/// black, `W` white, `.` empty; no line of five anywhere, and no empty square makes one
-/// for either colour.
+/// overlines for black (forbidden), (0,1) is legal for black. `X` black, `O` white, `.`
+/// empty; no line of five anywhere, and no empty square makes one for either colour.
 fn renju_board_with_two_overline_squares_left() -> Board {
-    let rows = ["BBB.BB", ".WWBWW", "WBWWWB", "BWWWWB", "WBBWWW", "BB.BBB"];
-    let (mut blacks, mut whites) = (Vec::new(), Vec::new());
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            match c {
-                'B' => blacks.push((x, y)),
-                'W' => whites.push((x, y)),
-                _ => {}
-            }
-        }
-    }
-    assert_eq!((blacks.len(), whites.len()), (17, 16));
-    position(6, Rule::Renju, &blacks, &whites, Color::White)
+    let rows = ["XXX.XX", ".OOXOO", "OXOOOX", "XOOOOX", "OXXOOO", "XX.XXX"];
+    diagram(&rows, Rule::Renju, Color::White)
 }
 
 /// Renju black left with only forbidden squares must play a foul and loses (a full
