@@ -485,3 +485,33 @@ fn an_order_file_replaces_the_shipped_ordering_in_every_rule_while_order_learned
     assert_eq!(p, SearchParams::default());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn singular_extension_is_on_by_default_on_boards_larger_than_15() {
+    // The same middle-game shape on both sizes, searched to a depth where the
+    // extension is tried (`se_depth` 8).
+    let moves = [
+        (7, 7),
+        (8, 8),
+        (8, 7),
+        (6, 7),
+        (7, 9),
+        (7, 6),
+        (9, 8),
+        (6, 8),
+    ];
+    let nodes = |size: usize, setting: Option<&str>| {
+        let mut p = SearchParams::default();
+        if let Some(kv) = setting {
+            p.apply(kv).unwrap();
+        }
+        let mut b = board(size, Rule::Freestyle, &moves);
+        search(&mut b, 10, p).nodes
+    };
+    let large = nodes(20, None);
+    assert_eq!(large, nodes(20, Some("se=on")));
+    assert_ne!(large, nodes(20, Some("se_large=off")));
+    let small = nodes(15, None);
+    assert_eq!(small, nodes(15, Some("se_large=off")));
+    assert_ne!(small, nodes(15, Some("se=on")));
+}

@@ -130,7 +130,7 @@ impl Core {
         // excluded.
         let mut singular = false;
         if let Some(h) = hit {
-            if self.params.singular
+            if self.singular
                 && plies >= self.params.se_depth
                 && ply < 2 * self.root_depth
                 && tt_move.is_some()

@@ -139,6 +139,8 @@ pub struct Core {
     /// The threat extension of the game's rule (`three_ext` or `three_ext_renju`), in
     /// quarter plies.
     three_ext: i32,
+    /// Singular extension in this search (`se`, or `se_large` on a large board).
+    singular: bool,
     /// The learned move ordering in use (`order_learned` and a table for the rule).
     order: Option<&'static crate::order::OrderTable>,
     next_check: u64,
@@ -173,6 +175,7 @@ impl Core {
             nodes: 0,
             root_depth: 0,
             three_ext: 0,
+            singular: false,
             order: None,
             next_check: 0,
             seldepth: 0,
@@ -881,6 +884,7 @@ impl Core {
         } else {
             self.params.three_ext
         };
+        self.singular = self.params.singular || (self.params.se_large && w.max(h) > 15);
         self.order = self.order_table(board.rule());
         let orig_alpha = alpha;
         let mut best = -VALUE_INFINITE;

@@ -211,6 +211,12 @@ crate::tunable! {
                 move has a lower bound v (not a mate) from at least depth − 3 plies, the \
                 other moves are searched to (depth − 1) / 2 plies against v − `se_margin` · \
                 depth; if all fail low the TT move is extended by one ply";
+        /// Singular extension (as `se`) on boards wider or taller than 15 cells, whatever
+        /// `se` says: ahead against Rapfi in freestyle 20 × 20, where it was measured
+        /// (benches/RESULTS.md, thirty-fifth session).
+        se_large: bool = true,
+            "se_large" => "singular extension (as `se`) on boards of more than 15 cells a side, \
+                whatever `se` says";
         /// Singular extension from this many plies left.
         se_depth: i32 = 8,
             "se_depth" [1, 100] => "singular extension only at this many plies left or more";
