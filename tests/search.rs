@@ -4,7 +4,7 @@
 mod common;
 mod threat_support;
 
-use common::fixed_limits;
+use common::{fixed_limits, search_spec};
 use sente::board::Board;
 use sente::engine::{tt_bytes_for, Engine, NON_TT_MEMORY};
 use sente::pattern::Pattern4;
@@ -500,18 +500,14 @@ fn singular_extension_is_on_by_default_on_boards_larger_than_15() {
         (9, 8),
         (6, 8),
     ];
-    let nodes = |size: usize, setting: Option<&str>| {
-        let mut p = SearchParams::default();
-        if let Some(kv) = setting {
-            p.apply(kv).unwrap();
-        }
+    let nodes = |size: usize, spec: &str| {
         let mut b = board(size, Rule::Freestyle, &moves);
-        search(&mut b, 10, p).nodes
+        search_spec(&mut b, spec, &fixed_limits(10, None)).nodes
     };
-    let large = nodes(20, None);
-    assert_eq!(large, nodes(20, Some("se=on")));
-    assert_ne!(large, nodes(20, Some("se_large=off")));
-    let small = nodes(15, None);
-    assert_eq!(small, nodes(15, Some("se_large=off")));
-    assert_ne!(small, nodes(15, Some("se=on")));
+    let large = nodes(20, "");
+    assert_eq!(large, nodes(20, "se=on"));
+    assert_ne!(large, nodes(20, "se_large=off"));
+    let small = nodes(15, "");
+    assert_eq!(small, nodes(15, "se_large=off"));
+    assert_ne!(small, nodes(15, "se=on"));
 }
