@@ -511,3 +511,30 @@ fn singular_extension_is_on_by_default_on_boards_larger_than_15() {
     assert_eq!(small, nodes(15, "se_large=off"));
     assert_ne!(small, nodes(15, "se=on"));
 }
+
+#[test]
+fn leaves_read_the_table_and_store_their_values_by_default() {
+    // A middle game searched to a fixed depth: reading the table at the leaves changes
+    // the tree (`qtt=1` against 0), storing the leaves' values changes it again (2
+    // against 1), and the default is 2.
+    let moves = [
+        (7, 7),
+        (8, 8),
+        (8, 7),
+        (6, 7),
+        (7, 9),
+        (7, 6),
+        (9, 8),
+        (6, 8),
+    ];
+    let run = |spec: &str| {
+        let mut b = board(15, Rule::Freestyle, &moves);
+        let r = search_spec(&mut b, spec, &fixed_limits(8, None));
+        assert!(b.is_legal(r.best), "{spec}: {:?}", r.best);
+        r.nodes
+    };
+    let (off, read, store) = (run("qtt=0"), run("qtt=1"), run("qtt=2"));
+    assert_ne!(off, read);
+    assert_ne!(read, store);
+    assert_eq!(run(""), store);
+}

@@ -619,7 +619,7 @@ mod tests {
         let cfg = DatagenConfig {
             rule: Rule::Freestyle,
             size: 15,
-            games: 30,
+            games: 60,
             nodes: 300,
             seed: 5,
             threads: 2,

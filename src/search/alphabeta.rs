@@ -52,8 +52,35 @@ impl Core {
             return alpha;
         }
 
-        // Step 4. Leaves go to the quiescence search.
+        // Step 4. Leaves go to the quiescence search. With `qtt` a table entry of any
+        // depth that bounds the window answers first (an earlier pass or iteration
+        // searched the position deeper); with `qtt=2` a leaf without an entry stores
+        // its value at depth 0, for the next MTD(f) pass that reaches it.
         if depth <= 0 {
+            if self.params.qtt > 0 && !pv && !stack[0].excluded.is_some() {
+                let key = board.key();
+                if let Some(h) = self.tt.probe(key, ply) {
+                    if h.lower >= beta {
+                        return h.lower;
+                    }
+                    if h.upper <= alpha {
+                        return h.upper;
+                    }
+                } else if self.params.qtt == 2 {
+                    let v = self.qsearch(board, stack, alpha, beta, ply, 0);
+                    if !self.stopped {
+                        let bound = if v >= beta {
+                            Bound::Lower
+                        } else if v <= alpha {
+                            Bound::Upper
+                        } else {
+                            Bound::Exact
+                        };
+                        self.tt.store(key, ply, v, Pos::NONE, 0, bound);
+                    }
+                    return v;
+                }
+            }
             return self.qsearch(board, stack, alpha, beta, ply, 0);
         }
 

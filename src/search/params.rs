@@ -343,6 +343,16 @@ crate::tunable! {
         qsearch_fours: i32 = 0,
             "qfours" [0, 30] => "the leaf search also tries up to this many own fours in a \
                 line, each answered by its forced block (0 = off)";
+        /// Leaves and the table (`qtt`): 0 = a leaf always runs the quiescence search;
+        /// 1 = a table entry of any depth whose bound settles the window answers first;
+        /// 2 = as 1, and a leaf without an entry stores its value at depth 0 (the
+        /// MTD(f) passes and iterations reach the same leaves again). 2 since the
+        /// thirty-seventh session: ahead against Rapfi in freestyle 20 × 20
+        /// (benches/RESULTS.md).
+        qtt: u32 = 2,
+            "qtt" [0, 2] => "leaves and the table: 1 = a table entry of any depth whose bound \
+                settles the window answers before the quiescence search; 2 = also store a \
+                leaf's value at depth 0 when it had no entry";
         /// Decide four-three and double-three points against an opponent without fours as
         /// wins in 5 at every node (see [`crate::eval::quick_result`]).
         quick_win5: bool = false,
