@@ -10,7 +10,7 @@ use crate::movegen::{
     OrderInfo, Stage,
 };
 use crate::pattern::Pattern4;
-use crate::tt::Bound;
+use crate::tt::{Bound, TtHit};
 use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE, VALUE_NONE};
 
 impl Core {
@@ -60,11 +60,8 @@ impl Core {
             if self.params.qtt > 0 && !pv && !stack[0].excluded.is_some() {
                 let key = board.key();
                 if let Some(h) = self.tt.probe(key, ply) {
-                    if h.lower >= beta {
-                        return h.lower;
-                    }
-                    if h.upper <= alpha {
-                        return h.upper;
+                    if let Some(v) = bound_cut(&h, alpha, beta) {
+                        return v;
                     }
                 } else if self.params.qtt == 2 {
                     let v = self.qsearch(board, stack, alpha, beta, ply, 0);
@@ -96,11 +93,8 @@ impl Core {
         let tt_move = hit.map_or(Pos::NONE, |h| h.best);
         if let Some(h) = hit {
             if !pv && h.depth >= depth {
-                if h.lower >= beta {
-                    return h.lower;
-                }
-                if h.upper <= alpha {
-                    return h.upper;
+                if let Some(v) = bound_cut(&h, alpha, beta) {
+                    return v;
                 }
             }
         }
@@ -555,6 +549,18 @@ impl Core {
             }
         }
         best
+    }
+}
+
+/// The value a table entry's bounds settle the window (`alpha`, `beta`) with, if they do.
+#[inline]
+fn bound_cut(h: &TtHit, alpha: Value, beta: Value) -> Option<Value> {
+    if h.lower >= beta {
+        Some(h.lower)
+    } else if h.upper <= alpha {
+        Some(h.upper)
+    } else {
+        None
     }
 }
 
