@@ -486,22 +486,25 @@ fn an_order_file_replaces_the_shipped_ordering_in_every_rule_while_order_learned
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A middle-game shape (black first) that the search tests below search to a fixed
+/// depth on 15 × 15 and 20 × 20 boards.
+const MIDDLE_GAME: [(usize, usize); 8] = [
+    (7, 7),
+    (8, 8),
+    (8, 7),
+    (6, 7),
+    (7, 9),
+    (7, 6),
+    (9, 8),
+    (6, 8),
+];
+
 #[test]
 fn singular_extension_is_on_by_default_on_boards_larger_than_15() {
     // The same middle-game shape on both sizes, searched to a depth where the
     // extension is tried (`se_depth` 8).
-    let moves = [
-        (7, 7),
-        (8, 8),
-        (8, 7),
-        (6, 7),
-        (7, 9),
-        (7, 6),
-        (9, 8),
-        (6, 8),
-    ];
     let nodes = |size: usize, spec: &str| {
-        let mut b = board(size, Rule::Freestyle, &moves);
+        let mut b = board(size, Rule::Freestyle, &MIDDLE_GAME);
         search_spec(&mut b, spec, &fixed_limits(10, None)).nodes
     };
     let large = nodes(20, "");
@@ -517,18 +520,8 @@ fn leaves_read_the_table_and_store_their_values_by_default() {
     // A middle game searched to a fixed depth: reading the table at the leaves changes
     // the tree (`qtt=1` against 0), storing the leaves' values changes it again (2
     // against 1), and the default is 2.
-    let moves = [
-        (7, 7),
-        (8, 8),
-        (8, 7),
-        (6, 7),
-        (7, 9),
-        (7, 6),
-        (9, 8),
-        (6, 8),
-    ];
     let run = |spec: &str| {
-        let mut b = board(15, Rule::Freestyle, &moves);
+        let mut b = board(15, Rule::Freestyle, &MIDDLE_GAME);
         let r = search_spec(&mut b, spec, &fixed_limits(8, None));
         assert!(b.is_legal(r.best), "{spec}: {:?}", r.best);
         r.nodes

@@ -57,28 +57,29 @@ impl Core {
         // searched the position deeper); with `qtt=2` a leaf without an entry stores
         // its value at depth 0, for the next MTD(f) pass that reaches it.
         if depth <= 0 {
+            let mut store = false;
             if self.params.qtt > 0 && !pv && !stack[0].excluded.is_some() {
-                let key = board.key();
-                if let Some(h) = self.tt.probe(key, ply) {
-                    if let Some(v) = bound_cut(&h, alpha, beta) {
-                        return v;
+                match self.tt.probe(board.key(), ply) {
+                    Some(h) => {
+                        if let Some(v) = bound_cut(&h, alpha, beta) {
+                            return v;
+                        }
                     }
-                } else if self.params.qtt == 2 {
-                    let v = self.qsearch(board, stack, alpha, beta, ply, 0);
-                    if !self.stopped {
-                        let bound = if v >= beta {
-                            Bound::Lower
-                        } else if v <= alpha {
-                            Bound::Upper
-                        } else {
-                            Bound::Exact
-                        };
-                        self.tt.store(key, ply, v, Pos::NONE, 0, bound);
-                    }
-                    return v;
+                    None => store = self.params.qtt == 2,
                 }
             }
-            return self.qsearch(board, stack, alpha, beta, ply, 0);
+            let v = self.qsearch(board, stack, alpha, beta, ply, 0);
+            if store && !self.stopped {
+                let bound = if v >= beta {
+                    Bound::Lower
+                } else if v <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                self.tt.store(board.key(), ply, v, Pos::NONE, 0, bound);
+            }
+            return v;
         }
 
         // Step 5. Transposition table (not while a move is excluded: the entry is the
