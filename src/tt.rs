@@ -48,6 +48,20 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a fail-soft search's `value` within the window (`alpha`, `beta`) says about
+    /// the true value: at least it (`value >= beta`), exactly it (inside the window), or
+    /// at most it.
+    #[must_use]
+    pub fn of(value: Value, alpha: Value, beta: Value) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(b: u64) -> Bound {
         match b & 3 {
             1 => Bound::Upper,
@@ -489,6 +503,15 @@ mod tests {
         // cuts nothing: every probe asks for a positive depth.
         let data = Data::single(5, Pos::new(1, 1), -5, Bound::Upper, 3);
         assert_eq!(Data::unpack(data.pack()).depth, 0);
+    }
+
+    #[test]
+    fn a_fail_soft_value_is_a_lower_bound_at_beta_exact_inside_and_upper_at_alpha() {
+        assert_eq!(Bound::of(50, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of(70, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of(11, 10, 50), Bound::Exact);
+        assert_eq!(Bound::of(10, 10, 50), Bound::Upper);
+        assert_eq!(Bound::of(-30, 10, 50), Bound::Upper);
     }
 
     #[test]

@@ -70,13 +70,7 @@ impl Core {
             }
             let v = self.qsearch(board, stack, alpha, beta, ply, 0);
             if store && !self.stopped {
-                let bound = if v >= beta {
-                    Bound::Lower
-                } else if v <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
+                let bound = Bound::of(v, alpha, beta);
                 self.tt.store(board.key(), ply, v, Pos::NONE, 0, bound);
             }
             return v;
@@ -390,12 +384,10 @@ impl Core {
         }
 
         // Step 9. Store the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv && best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
+        // Only a PV node's value inside the window is exact.
+        let bound = match Bound::of(best, orig_alpha, beta) {
+            Bound::Exact if !pv => Bound::Upper,
+            b => b,
         };
         if !excluded.is_some() {
             self.tt.store(key, ply, best, best_move, depth, bound);

@@ -945,13 +945,7 @@ impl Core {
         let best_move = root[best_i].pos;
         root[..=best_i].rotate_right(1);
         if !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, orig_alpha, beta);
             self.tt
                 .store(board.key(), 0, best, best_move, depth * ONE_PLY, bound);
         }
