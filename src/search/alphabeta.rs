@@ -13,7 +13,27 @@ use crate::pattern::Pattern4;
 use crate::tt::{Bound, TtHit};
 use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE, VALUE_NONE};
 
+/// `mate_guard` looks again at a node only when at most this many moves were searched.
+const GUARD_MAX: usize = 64;
+
 impl Core {
+    /// The move generator's ordering inputs at this node.
+    fn order_info(&self, board: &Board, tt_move: Pos, killers: [Pos; 2]) -> OrderInfo<'_> {
+        let me = board.side_to_move();
+        OrderInfo {
+            tt_move,
+            killers,
+            history: &self.history[me.idx()],
+            own: &self.params.order_own,
+            opp: &self.params.order_opp,
+            killer: self.params.killer_score,
+            learned: self.order,
+            near: crate::order::near_moves(board),
+            far: self.params.far(),
+            four_three: self.params.four_three > 0,
+        }
+    }
+
     /// Search `board` to `depth` ([`ONE_PLY`] units) at distance `ply` from the root
     /// within (`alpha`, `beta`). `stack[0]` is this node's frame; its `bbox` is set by the caller.
     /// Returns 0 once the search has been stopped (callers check `self.stopped`).
@@ -202,6 +222,10 @@ impl Core {
         let first = usize::from(early_tt);
         let mut ext = 0;
         let mut i = 0;
+        // `mate_guard`: the moves listed after the TT and excluded moves were removed,
+        // and the move index where the moves the cut left out begin (MAX: not yet).
+        let mut avail = 0usize;
+        let mut guard_base = usize::MAX;
         let top_n = if self.params.wide_n > 0 && plies >= self.params.wide_depth {
             self.params.wide_n.max(self.params.top_n)
         } else {
@@ -222,18 +246,7 @@ impl Core {
             } else {
                 if !generated {
                     generated = true;
-                    let info = OrderInfo {
-                        tt_move,
-                        killers: cur.killers,
-                        history: &self.history[me.idx()],
-                        own: &self.params.order_own,
-                        opp: &self.params.order_opp,
-                        killer: self.params.killer_score,
-                        learned: self.order,
-                        near: crate::order::near_moves(board),
-                        far: self.params.far(),
-                        four_three: self.params.four_three > 0,
-                    };
+                    let info = self.order_info(board, tt_move, cur.killers);
                     stage = generate(board, &cur.bbox, &mut cur.moves, &info, top_n);
                     if cur.moves.is_empty() {
                         return match stage {
@@ -256,6 +269,7 @@ impl Core {
                     if excluded.is_some() {
                         cur.moves.remove(excluded);
                     }
+                    avail = cur.moves.len();
                     // A four-three defence with `defend43=2` is cut and reduced like an
                     // unforced node.
                     unforced = stage == Stage::All
@@ -282,15 +296,54 @@ impl Core {
                         0
                     };
                 }
-                if i >= n || i - first >= cur.moves.len() {
-                    break;
+                let listed_here = if guard_base == usize::MAX {
+                    i - first < cur.moves.len()
+                } else {
+                    i - guard_base < cur.moves.len()
+                };
+                if i >= n || !listed_here {
+                    // `mate_guard`: every move searched lost to a mate, and the cut left
+                    // moves out; list the node's moves again without those searched
+                    // and go on with them.
+                    let searched = i - first;
+                    if self.params.mate_guard == 0
+                        || guard_base != usize::MAX
+                        || avail <= searched
+                        || searched > GUARD_MAX
+                        || best >= 0
+                        || !is_mate(best)
+                    {
+                        break;
+                    }
+                    let mut done = [Pos::NONE; GUARD_MAX];
+                    for (k, slot) in done[..searched].iter_mut().enumerate() {
+                        *slot = cur.moves.get(k).pos;
+                    }
+                    let info = self.order_info(board, tt_move, cur.killers);
+                    generate(board, &cur.bbox, &mut cur.moves, &info, top_n);
+                    if early_tt {
+                        cur.moves.remove(tt_move);
+                    }
+                    if excluded.is_some() {
+                        cur.moves.remove(excluded);
+                    }
+                    for &p in &done[..searched] {
+                        cur.moves.remove(p);
+                    }
+                    if cur.moves.is_empty() {
+                        break;
+                    }
+                    guard_base = i;
+                    n = i + cur.moves.len();
                 }
-                // The first generated move is picked (a cutoff there is common); the
-                // rest of the top N are sorted at once (the others are dropped).
-                if i - first == 1 {
+                if guard_base != usize::MAX {
+                    cur.moves.pick(i - guard_base).pos
+                } else if i - first == 1 {
+                    // The first generated move is picked (a cutoff there is common);
+                    // the rest of the top N are sorted at once (the others are dropped).
                     cur.moves.keep_top(1, n - i);
-                }
-                if i - first >= 1 {
+                    cur.moves.get(i - first).pos
+                } else if i - first >= 1 {
                     cur.moves.get(i - first).pos
                 } else {
                     cur.moves.pick(0).pos

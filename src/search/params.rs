@@ -189,6 +189,14 @@ crate::tunable! {
         mcp_defend: bool = false,
             "mcp_defend" => "move-count pruning (`mcp`'s curve) also at a node that must \
                 answer an open three (defences first, then own fours)";
+        /// No mate from pruning: when every move searched at a node lost to a proven
+        /// mate and the top-N cut or move-count pruning left moves out, those moves are
+        /// searched too (late, reduced as any late move) before the node is called lost
+        /// (0 = off; a pruned-away defence otherwise makes a false mate, which the next
+        /// iteration retracts).
+        mate_guard: u32 = 0,
+            "mate_guard" [0, 1] => "search the moves that the top-N cut and move-count \
+                pruning left out when every searched move lost to a mate (0 = off)";
         /// Exponent of the move-count curve, in thousandths.
         mcp_pow: u32 = 1320,
             "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
