@@ -51,13 +51,34 @@ pub struct Player {
     pub infos: Vec<String>,
 }
 
+impl Player {
+    /// The player's own `timeout_match` (its last `--info NAME:timeout_match=MS`), if given.
+    #[must_use]
+    pub fn match_ms(&self) -> Option<u64> {
+        self.infos
+            .iter()
+            .rev()
+            .find_map(|l| l.strip_prefix("INFO timeout_match ")?.trim().parse().ok())
+    }
+}
+
+/// The `time_left` a player gets before its move in a position where it has made
+/// `own_moves` moves: `match_ms` less 250 ms per move, at least a fifth of it.
+#[must_use]
+pub fn time_left(match_ms: u64, own_moves: usize) -> u64 {
+    match_ms
+        .saturating_sub(250 * own_moves as u64)
+        .max(match_ms / 5)
+}
+
 /// Settings of a run.
 #[derive(Clone, Debug)]
 pub struct JudgeConfig {
     /// The players' `timeout_turn` (ms).
     pub turn_ms: u64,
-    /// The players' `timeout_match` (ms); `time_left` is this less 250 ms per earlier
-    /// move of the side to move, at least a fifth of it.
+    /// The players' `timeout_match` (ms); `time_left` is this (or the player's own
+    /// `timeout_match` from its `--info`) less 250 ms per earlier move of the side to
+    /// move, at least a fifth of it.
     pub match_ms: u64,
     /// The judge's depth.
     pub depth: u32,
@@ -178,13 +199,10 @@ pub fn judge(
             let mut last = Instant::now();
             for (pi, pos) in positions.iter().enumerate().skip(t).step_by(threads) {
                 let own_moves = pos.moves.len() / 2;
-                let time_left = cfg
-                    .match_ms
-                    .saturating_sub(250 * own_moves as u64)
-                    .max(cfg.match_ms / 5);
-                let extra = [format!("INFO time_left {time_left}")];
                 let mut judged: Vec<(Pos, i16)> = Vec::with_capacity(players.len());
                 for (p, proc) in players.iter().zip(procs.iter_mut()) {
+                    let match_ms = p.match_ms().unwrap_or(cfg.match_ms);
+                    let extra = [format!("INFO time_left {}", time_left(match_ms, own_moves))];
                     proc.start(pos.rule, pos.size, &extra)
                         .map_err(|e| format!("{}: {e}", p.name))?;
                     let (mv, _) = proc
@@ -560,6 +578,22 @@ pub(crate) mod tests {
         let expect = (score(500, 253.0) - 0.5 + score(-MATE_LABEL, 253.0) - 0.5) / 3.0;
         assert!((s[1].diff - expect).abs() < 1e-12);
         assert!((s[0].mean - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_players_own_timeout_match_sets_its_time_left() {
+        let player = |infos: &[&str]| Player {
+            name: "p".into(),
+            argv: vec!["engine".into()],
+            infos: infos.iter().map(|s| s.to_string()).collect(),
+        };
+        assert_eq!(player(&["INFO sente.top_n 40"]).match_ms(), None);
+        let own = player(&["INFO timeout_match 60000", "INFO timeout_match 120000"]);
+        assert_eq!(own.match_ms(), Some(120_000));
+        // 120 s less 250 ms for each of 10 earlier moves; never below a fifth.
+        assert_eq!(time_left(own.match_ms().unwrap_or(30_000), 10), 117_500);
+        assert_eq!(time_left(30_000, 10), 27_500);
+        assert_eq!(time_left(1_000, 10), 200);
     }
 
     #[test]
