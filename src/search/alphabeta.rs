@@ -11,7 +11,9 @@ use crate::movegen::{
 };
 use crate::pattern::Pattern4;
 use crate::tt::{Bound, TtHit};
-use crate::types::{is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE, VALUE_NONE};
+use crate::types::{
+    is_mate, mate_in, mated_in, Pos, Value, VALUE_INFINITE, VALUE_MATE_IN_MAX, VALUE_NONE,
+};
 
 /// `mate_guard` looks again at a node only when at most this many moves were searched.
 const GUARD_MAX: usize = 64;
@@ -219,13 +221,15 @@ impl Core {
         let mut n = usize::MAX;
         let mut generated = false;
         // Moves searched before generation: the TT move or none.
-        let first = usize::from(early_tt);
+        // Index of the first generated move (after the TT move searched before
+        // generation; with `mate_guard`, of the first move of the list made again).
+        let mut first = usize::from(early_tt);
         let mut ext = 0;
         let mut i = 0;
         // `mate_guard`: the moves listed after the TT and excluded moves were removed,
-        // and the move index where the moves the cut left out begin (MAX: not yet).
+        // and whether the node's moves were listed again.
         let mut avail = 0usize;
-        let mut guard_base = usize::MAX;
+        let mut guarded = false;
         let top_n = if self.params.wide_n > 0 && plies >= self.params.wide_depth {
             self.params.wide_n.max(self.params.top_n)
         } else {
@@ -296,22 +300,16 @@ impl Core {
                         0
                     };
                 }
-                let listed_here = if guard_base == usize::MAX {
-                    i - first < cur.moves.len()
-                } else {
-                    i - guard_base < cur.moves.len()
-                };
-                if i >= n || !listed_here {
+                if i >= n || i - first >= cur.moves.len() {
                     // `mate_guard`: every move searched lost to a mate, and the cut left
                     // moves out; list the node's moves again without those searched
                     // and go on with them.
                     let searched = i - first;
-                    if self.params.mate_guard == 0
-                        || guard_base != usize::MAX
+                    if !self.params.mate_guard
+                        || guarded
                         || avail <= searched
                         || searched > GUARD_MAX
-                        || best >= 0
-                        || !is_mate(best)
+                        || best > -VALUE_MATE_IN_MAX
                     {
                         break;
                     }
@@ -333,17 +331,16 @@ impl Core {
                     if cur.moves.is_empty() {
                         break;
                     }
-                    guard_base = i;
+                    guarded = true;
+                    first = i;
                     n = i + cur.moves.len();
                 }
-                if guard_base != usize::MAX {
-                    cur.moves.pick(i - guard_base).pos
-                } else if i - first == 1 {
-                    // The first generated move is picked (a cutoff there is common);
-                    // the rest of the top N are sorted at once (the others are dropped).
+                // The first generated move is picked (a cutoff there is common); the
+                // rest of the top N are sorted at once (the others are dropped).
+                if i - first == 1 {
                     cur.moves.keep_top(1, n - i);
-                    cur.moves.get(i - first).pos
-                } else if i - first >= 1 {
+                }
+                if i - first >= 1 {
                     cur.moves.get(i - first).pos
                 } else {
                     cur.moves.pick(0).pos

@@ -192,11 +192,11 @@ crate::tunable! {
         /// No mate from pruning: when every move searched at a node lost to a proven
         /// mate and the top-N cut or move-count pruning left moves out, those moves are
         /// searched too (late, reduced as any late move) before the node is called lost
-        /// (0 = off; a pruned-away defence otherwise makes a false mate, which the next
-        /// iteration retracts).
-        mate_guard: u32 = 0,
-            "mate_guard" [0, 1] => "search the moves that the top-N cut and move-count \
-                pruning left out when every searched move lost to a mate (0 = off)";
+        /// (off by default; a pruned-away defence otherwise makes a false mate, which a
+        /// later iteration may retract).
+        mate_guard: bool = false,
+            "mate_guard" => "search the moves that the top-N cut and move-count pruning \
+                left out when every searched move lost to a mate";
         /// Exponent of the move-count curve, in thousandths.
         mcp_pow: u32 = 1320,
             "mcp_pow" [0, 4000] => "exponent of `mcp`'s curve, in thousandths";
