@@ -500,19 +500,20 @@ const MIDDLE_GAME: [(usize, usize); 8] = [
 ];
 
 #[test]
-fn singular_extension_is_on_by_default_on_boards_larger_than_15() {
+fn singular_extension_is_on_by_default_on_every_board_size() {
     // The same middle-game shape on both sizes, searched to a depth where the
-    // extension is tried (`se_depth` 8).
+    // extension is tried (`se_depth` 8). `se` is on by default; `se_large` keeps it on
+    // boards of more than 15 cells a side when `se` is off.
     let nodes = |size: usize, spec: &str| {
         let mut b = board(size, Rule::Freestyle, &MIDDLE_GAME);
         search_spec(&mut b, spec, &fixed_limits(10, None)).nodes
     };
-    let large = nodes(20, "");
-    assert_eq!(large, nodes(20, "se=on"));
-    assert_ne!(large, nodes(20, "se_large=off"));
     let small = nodes(15, "");
-    assert_eq!(small, nodes(15, "se_large=off"));
-    assert_ne!(small, nodes(15, "se=on"));
+    assert_eq!(small, nodes(15, "se=on,se_large=off"));
+    assert_ne!(small, nodes(15, "se=off"));
+    let large = nodes(20, "");
+    assert_eq!(large, nodes(20, "se=off"));
+    assert_ne!(large, nodes(20, "se=off,se_large=off"));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The singular extension with multi-cut (`se=1`): off by default; on, the search still
+//! The singular extension with multi-cut (`se=1`): on by default; on, the search still
 //! plays legal moves, finds the forced wins and blocks the fours it did without it, and
 //! stays deterministic at a fixed node count and at a fixed depth. No timing assertions.
 
@@ -27,9 +27,9 @@ fn se_params(extra: &str) -> SearchParams {
 }
 
 #[test]
-fn singular_extension_is_off_by_default() {
+fn singular_extension_is_on_by_default() {
     let d = SearchParams::default();
-    assert!(!d.singular && d.se_multicut);
+    assert!(d.singular && d.se_multicut);
     let p = se_params("se_margin=5,se_multicut=0");
     assert!(p.singular && !p.se_multicut);
     assert_eq!((p.se_depth, p.se_margin), (4, 5));

@@ -213,8 +213,11 @@ crate::tunable! {
         /// lower bound `v` (not a mate) from at least `depth - 3` plies, the other moves
         /// are searched to `(depth - 1) / 2` plies against `v - se_margin · depth`; if all
         /// fail low the TT move is extended by one ply, else (multi-cut, `se_multicut`)
-        /// the node returns that bound when it is at least beta.
-        singular: bool = false,
+        /// the node returns that bound when it is at least beta. On by default since the
+        /// forty-second session (2026-11-30): against Rapfi at 500 ms ahead in freestyle
+        /// and standard 15 × 15 as well (benches/RESULTS.md), after `se_large` had made
+        /// it the 20 × 20 default.
+        singular: bool = true,
             "se" => "singular extension: at a node of `se_depth` plies or more whose TT \
                 move has a lower bound v (not a mate) from at least depth − 3 plies, the \
                 other moves are searched to (depth − 1) / 2 plies against v − `se_margin` · \
