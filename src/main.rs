@@ -23,8 +23,9 @@ fn main() {
                 .get(1)
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(sente::bench::BENCH_DEPTH);
-            let spec = args.get(2).map_or("", String::as_str);
-            for line in sente::bench::search_bench(depth, spec) {
+            // The parameters may come as one comma-separated argument or as several.
+            let spec = args.get(2..).unwrap_or_default().join(" ");
+            for line in sente::bench::search_bench(depth, &spec) {
                 println!("{line}");
             }
         }
@@ -35,8 +36,8 @@ fn main() {
                 .get(2)
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(sente::bench::BENCH_DEPTH);
-            let spec = args.get(3).map_or("", String::as_str);
-            for line in sente::bench::threads_bench(threads, depth, spec) {
+            let spec = args.get(3..).unwrap_or_default().join(" ");
+            for line in sente::bench::threads_bench(threads, depth, &spec) {
                 println!("{line}");
             }
         }
@@ -61,8 +62,8 @@ fn main() {
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
-            let spec = args.get(2).map_or("", String::as_str);
-            for line in sente::bench::depth_bench(ms, spec) {
+            let spec = args.get(2..).unwrap_or_default().join(" ");
+            for line in sente::bench::depth_bench(ms, &spec) {
                 println!("{line}");
             }
         }

@@ -1,0 +1,37 @@
+//! The developer bench commands read every parameter argument: `bench DEPTH KEY=V …`
+//! as documented (docs/search-parameters.md: "a comma- or space-separated list").
+
+use std::process::Command;
+
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-sente"))
+        .args(args)
+        .output()
+        .expect("runs pbrain-sente");
+    assert!(out.status.success(), "bench exits 0");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// The node count of a bench run's last line (`Bench: N nodes …`).
+fn nodes(out: &str) -> u64 {
+    let last = out.lines().last().expect("a line");
+    last.strip_prefix("Bench: ")
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {last:?}"))
+}
+
+#[test]
+fn bench_reads_a_bad_key_in_a_later_argument() {
+    let out = bench(&["bench", "1", "top_n=8", "no_such_key=1"]);
+    assert!(out.contains("bad parameters"), "{out}");
+}
+
+#[test]
+fn bench_parameters_as_separate_arguments_equal_one_comma_list() {
+    let separate = nodes(&bench(&["bench", "2", "top_n=6", "rfp=0"]));
+    let joined = nodes(&bench(&["bench", "2", "top_n=6,rfp=0"]));
+    let first_only = nodes(&bench(&["bench", "2", "top_n=6"]));
+    assert_eq!(separate, joined);
+    assert_ne!(separate, first_only, "rfp=0 changes the depth-2 tree");
+}
