@@ -4,6 +4,12 @@
 // Every `unsafe` block and impl (there is none today) says why it is sound.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+/// The bench commands' search parameters: every argument from `first` on, joined (they
+/// may come as one comma-separated argument or as several).
+fn bench_params(args: &[String], first: usize) -> String {
+    args.get(first..).unwrap_or_default().join(" ")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -23,8 +29,7 @@ fn main() {
                 .get(1)
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(sente::bench::BENCH_DEPTH);
-            // The parameters may come as one comma-separated argument or as several.
-            let spec = args.get(2..).unwrap_or_default().join(" ");
+            let spec = bench_params(&args, 2);
             for line in sente::bench::search_bench(depth, &spec) {
                 println!("{line}");
             }
@@ -36,7 +41,7 @@ fn main() {
                 .get(2)
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(sente::bench::BENCH_DEPTH);
-            let spec = args.get(3..).unwrap_or_default().join(" ");
+            let spec = bench_params(&args, 3);
             for line in sente::bench::threads_bench(threads, depth, &spec) {
                 println!("{line}");
             }
@@ -62,7 +67,7 @@ fn main() {
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
             let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
-            let spec = args.get(2..).unwrap_or_default().join(" ");
+            let spec = bench_params(&args, 2);
             for line in sente::bench::depth_bench(ms, &spec) {
                 println!("{line}");
             }

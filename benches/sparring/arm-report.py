@@ -63,17 +63,20 @@ def games(arm):
     return out
 
 
+def score(result, is_black):
+    """The score of the player of that colour in a game with that result."""
+    if result == "1/2-1/2":
+        return 0.5
+    return 1.0 if (result == "1-0") == is_black else 0.0
+
+
 def scores(engine, arm):
     """The engine's score (1, 0.5, 0) per game number, crashed games left out."""
-    out = {}
-    for number, black, white, result, end in games(arm):
-        if engine not in (black, white) or end.startswith("crash"):
-            continue
-        if result == "1/2-1/2":
-            out[number] = 0.5
-        else:
-            out[number] = 1.0 if (result == "1-0") == (black == engine) else 0.0
-    return out
+    return {
+        number: score(result, black == engine)
+        for number, black, white, result, end in games(arm)
+        if engine in (black, white) and not end.startswith("crash")
+    }
 
 
 def paired(engine, control, arm):
@@ -113,12 +116,8 @@ def report(engine, arm):
             continue
         is_black = black == engine
         colour = "black" if is_black else "white"
-        if result == "1/2-1/2":
-            by_colour[colour][2] += 1
-        elif (result == "1-0") == is_black:
-            by_colour[colour][0] += 1
-        else:
-            by_colour[colour][1] += 1
+        # Win, loss, draw: the slots of scores 1, 0 and 0.5.
+        by_colour[colour][{1.0: 0, 0.0: 1, 0.5: 2}[score(result, is_black)]] += 1
         psq = os.path.join(arm, f"game_{number:04d}.psq")
         if not os.path.exists(psq):
             continue
