@@ -401,7 +401,17 @@ impl Core {
                     false,
                 );
                 if v > alpha && r > 0 {
-                    v = -self.search(board, rest, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                    // How far the reduced search beat alpha decides the re-search depth.
+                    let (deeper, shallower) = (self.params.lmr_deeper, self.params.lmr_shallower);
+                    let margin = v.saturating_sub(alpha);
+                    let d = if deeper > 0 && margin > deeper && v < VALUE_MATE_IN_MAX {
+                        new_depth + ONE_PLY
+                    } else if shallower > 0 && margin < shallower && r > ONE_PLY {
+                        new_depth - ONE_PLY
+                    } else {
+                        new_depth
+                    };
+                    v = -self.search(board, rest, -alpha - 1, -alpha, d, ply + 1, false);
                 }
                 if pv && v > alpha && v < beta {
                     v = -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, true);

@@ -127,6 +127,17 @@ crate::tunable! {
         /// Constant term of the logarithmic reduction (thousandths of a ply).
         lmr_c: i32 = 0,
             "lmr_c" [-10_000, 10_000] => "constant term of the reduction (thousandths of a ply)";
+        /// A reduced move that beats alpha by more than this is re-searched one ply
+        /// deeper than its full depth (0 = off).
+        lmr_deeper: Value = 0,
+            "lmr_deeper" [0, 100_000] => "a reduced move whose reduced search beats alpha by more \
+                than this is re-searched one ply deeper than its full depth (0 = off)";
+        /// A reduced move that beats alpha by less than this is re-searched one ply
+        /// shallower than its full depth (0 = off; only moves reduced by more than a ply).
+        lmr_shallower: Value = 0,
+            "lmr_shallower" [0, 100_000] => "a reduced move (by more than one ply) whose reduced \
+                search beats alpha by less than this is re-searched one ply shallower than its \
+                full depth (0 = off)";
         /// Moves that make or stop a three (not quiet) are reduced by this many plies less
         /// than quiet ones (a large value: never reduced).
         lmr_tactical: i32 = 1,
