@@ -10,6 +10,29 @@ fn bench_params(args: &[String], first: usize) -> String {
     args.get(first..).unwrap_or_default().join(" ")
 }
 
+/// A bench command's optional number at `args[at]` (`default` without it) and its search
+/// parameters after it: `bench 14 rfp=8`, `bench rfp=8` (the default depth) and `bench`
+/// all read; anything else where the number belongs (`bench abc`) ends the program with
+/// exit code 2, as a bad parameter key does not silently run the default.
+fn bench_number_and_params<T: std::str::FromStr>(
+    args: &[String],
+    at: usize,
+    default: T,
+    what: &str,
+) -> (T, String) {
+    match args.get(at) {
+        None => (default, String::new()),
+        Some(a) if a.contains('=') => (default, bench_params(args, at)),
+        Some(a) => match a.parse() {
+            Ok(n) => (n, bench_params(args, at + 1)),
+            Err(_) => {
+                eprintln!("{}: bad {what} {a:?}", args[0]);
+                std::process::exit(2);
+            }
+        },
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -25,11 +48,8 @@ fn main() {
             }
         }
         Some("bench") => {
-            let depth = args
-                .get(1)
-                .and_then(|d| d.parse().ok())
-                .unwrap_or(sente::bench::BENCH_DEPTH);
-            let spec = bench_params(&args, 2);
+            let (depth, spec) =
+                bench_number_and_params(&args, 1, sente::bench::BENCH_DEPTH, "depth");
             for line in sente::bench::search_bench(depth, &spec) {
                 println!("{line}");
             }
@@ -37,11 +57,8 @@ fn main() {
         Some("bench-threads") => {
             // bench-threads N [depth] [params]
             let threads = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(2);
-            let depth = args
-                .get(2)
-                .and_then(|d| d.parse().ok())
-                .unwrap_or(sente::bench::BENCH_DEPTH);
-            let spec = bench_params(&args, 3);
+            let (depth, spec) =
+                bench_number_and_params(&args, 2, sente::bench::BENCH_DEPTH, "depth");
             for line in sente::bench::threads_bench(threads, depth, &spec) {
                 println!("{line}");
             }
@@ -66,8 +83,7 @@ fn main() {
         }
         Some("selfplay") => std::process::exit(sente::selfplay::cli(&args[1..])),
         Some("bench-depth") => {
-            let ms = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1000);
-            let spec = bench_params(&args, 2);
+            let (ms, spec) = bench_number_and_params(&args, 1, 1000, "time in ms");
             for line in sente::bench::depth_bench(ms, &spec) {
                 println!("{line}");
             }

@@ -35,3 +35,31 @@ fn bench_parameters_as_separate_arguments_equal_one_comma_list() {
     assert_eq!(separate, joined);
     assert_ne!(separate, first_only, "rfp=0 changes the depth-2 tree");
 }
+
+#[test]
+fn bench_without_a_depth_reads_its_parameters() {
+    // `bench KEY=V` means the default depth with that setting: a bad key is reported
+    // (it was taken for the depth and dropped with the rest).
+    let out = bench(&["bench", "no_such_key=1"]);
+    assert!(out.contains("bad parameters"), "{out}");
+    let out = bench(&["bench-depth", "no_such_key=1"]);
+    assert!(out.contains("bad parameters"), "{out}");
+}
+
+#[test]
+fn bench_refuses_a_depth_that_is_not_a_number() {
+    for args in [
+        &["bench", "abc"][..],
+        &["bench-depth", "1s"],
+        &["bench-threads", "1", "x"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-sente"))
+            .args(args)
+            .output()
+            .expect("runs pbrain-sente");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: no bench run");
+    }
+}
