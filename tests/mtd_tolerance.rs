@@ -21,10 +21,11 @@ fn mtd_tolerance_shrinks_fixed_depth_trees_and_is_deterministic() {
     // 20 × 20 position drifts by 140 with it: the extension depends on what earlier
     // passes left in the table), and the leaves' table reads and writes (`qtt`, since
     // the thirty-seventh session: a leaf answers from what earlier passes stored; the
-    // bench's seventh position drifts by 70 with them).
+    // bench's seventh position drifts by 70 with them), and renju's reverse futility to
+    // 8 plies (`rfp_renju`, since the forty-fourth session).
     let (on, off) = (
-        "mtd_tol=16,mlp_forbid=off,se=off,se_large=off,qtt=0",
-        "mtd_tol=0,mlp_forbid=off,se=off,se_large=off,qtt=0",
+        "mtd_tol=16,mlp_forbid=off,se=off,se_large=off,qtt=0,rfp_renju=2,rfp_margin_renju=80",
+        "mtd_tol=0,mlp_forbid=off,se=off,se_large=off,qtt=0,rfp_renju=2,rfp_margin_renju=80",
     );
     for (what, on, off) in bench_pairs(on, off, 11) {
         changed += usize::from(off.nodes != on.nodes);

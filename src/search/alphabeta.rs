@@ -131,7 +131,7 @@ impl Core {
         // open three, no four-three or double-three point).
         // The depth in whole plies, for the depth-keyed tables, limits and margins.
         let plies = whole_plies(depth);
-        if !pv && plies <= self.params.rfp_depth && !is_mate(beta) && !excluded.is_some() {
+        if !pv && plies <= self.rfp.0 && !is_mate(beta) && !excluded.is_some() {
             let opp = board.side_to_move().opp();
             let quiet_opp = board.count(opp, Pattern4::Five) == 0
                 && board.count(opp, Pattern4::Flex4) == 0
@@ -143,7 +143,7 @@ impl Core {
                 } else {
                     static_eval
                 };
-                if v - self.params.rfp_margin * depth / ONE_PLY >= beta {
+                if v - self.rfp.1 * depth / ONE_PLY >= beta {
                     return v;
                 }
             }

@@ -139,6 +139,9 @@ pub struct Core {
     /// The threat extension of the game's rule (`three_ext` or `three_ext_renju`), in
     /// quarter plies.
     three_ext: i32,
+    /// Reverse futility's depth and margin of the game's rule (`rfp`, `rfp_margin`, or
+    /// their renju keys).
+    rfp: (i32, Value),
     /// Singular extension in this search (`se`, or `se_large` on a large board).
     singular: bool,
     /// The learned move ordering in use (`order_learned` and a table for the rule).
@@ -175,6 +178,7 @@ impl Core {
             nodes: 0,
             root_depth: 0,
             three_ext: 0,
+            rfp: (0, 0),
             singular: false,
             order: None,
             next_check: 0,
@@ -879,10 +883,12 @@ impl Core {
     ) -> (Value, Pos) {
         let (w, h) = (board.width(), board.height());
         self.root_depth = depth;
-        self.three_ext = if board.rule() == crate::types::Rule::Renju {
-            self.params.three_ext_renju
+        (self.three_ext, self.rfp) = if board.rule() == crate::types::Rule::Renju {
+            let p = &self.params;
+            (p.three_ext_renju, (p.rfp_depth_renju, p.rfp_margin_renju))
         } else {
-            self.params.three_ext
+            let p = &self.params;
+            (p.three_ext, (p.rfp_depth, p.rfp_margin))
         };
         self.singular = self.params.singular || (self.params.se_large && w.max(h) > 15);
         self.order = self.order_table(board.rule());

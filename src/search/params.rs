@@ -170,14 +170,24 @@ crate::tunable! {
                 ply shallower (0 = off)";
         /// Reverse futility pruning: at a non-PV node with at most this many plies left
         /// (0 = off), where the opponent has no immediate threat, return the static value
-        /// if it beats beta by `rfp_margin` per ply left.
+        /// if it beats beta by `rfp_margin` per ply left; every rule but renju (renju
+        /// reads `rfp_renju` and `rfp_margin_renju`).
         rfp_depth: i32 = 2,
             "rfp" [0, 20] => "reverse futility pruning at this many plies left or fewer, when \
-                the opponent has no forcing threat (0 = off)";
+                the opponent has no forcing threat (0 = off); every rule but renju (see \
+                `rfp_renju`)";
         /// Reverse futility margin per ply left.
         rfp_margin: Value = 80,
             "rfp_margin" [0, 10_000] => "reverse futility: return the static value if it \
                 beats beta by this much per ply left";
+        /// `rfp_depth` in renju games. 8 (with `rfp_margin_renju` 40) since the
+        /// forty-fourth session: against Rapfi on four renju sets ahead of the
+        /// shared setting (benches/RESULTS.md); level in freestyle, so `rfp` stays 2.
+        rfp_depth_renju: i32 = 8,
+            "rfp_renju" [0, 20] => "`rfp` in renju games";
+        /// `rfp_margin` in renju games.
+        rfp_margin_renju: Value = 40,
+            "rfp_margin_renju" [0, 10_000] => "`rfp_margin` in renju games";
         /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
         /// `lmp + d²` are skipped (0 = off).
         lmp: usize = 0,
