@@ -5,24 +5,13 @@
 
 mod common;
 
-use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
-use sente::board::Board;
+use common::{
+    bench_boards, bench_pairs, fixed_limits as limits, freestyle_board as board,
+    search_spec as search,
+};
 use sente::pattern::Pattern4;
 use sente::search::params::SearchParams;
-use sente::search::{SearchResult, Searcher};
-use sente::time::SearchLimits;
 use sente::types::{mate_in, Color};
-
-fn search(b: &mut Board, params: &SearchParams, l: &SearchLimits) -> SearchResult {
-    let mut s = Searcher::new(4 << 20, params.clone());
-    s.go(b, l, None, &mut |_| {})
-}
-
-fn params(s: &str) -> SearchParams {
-    let mut p = SearchParams::default();
-    p.apply(s).unwrap();
-    p
-}
 
 const SETTINGS: [&str; 3] = [
     "lmr_deeper=40",
@@ -34,44 +23,33 @@ const SETTINGS: [&str; 3] = [
 fn lmr_research_depth_is_off_by_default() {
     let d = SearchParams::default();
     assert_eq!((d.lmr_deeper, d.lmr_shallower), (0, 0));
-    let p = params(SETTINGS[2]);
+    let mut p = SearchParams::default();
+    p.apply(SETTINGS[2]).unwrap();
     assert_eq!((p.lmr_deeper, p.lmr_shallower), (60, 10));
 }
 
 #[test]
 fn lmr_research_depth_changes_the_tree_and_is_deterministic_at_fixed_nodes_and_depth() {
-    let mut changed = [0; SETTINGS.len()];
-    for (name, mut b) in bench_boards() {
-        let history = b.history().to_vec();
-        let fixed = limits(8, None);
-        let off = search(&mut b, &SearchParams::default(), &fixed);
-        for (k, s) in SETTINGS.iter().enumerate() {
-            let on = params(s);
-            let what = format!("{name} {s}");
+    for s in SETTINGS {
+        // Repeatable at depth 8 (checked by `bench_pairs`) and changed from the default.
+        let changed = bench_pairs(s, "", 8)
+            .iter()
+            .filter(|(_, on, off)| on.nodes != off.nodes)
+            .count();
+        // Each setting reaches the re-searches at these depths (it is not a no-op).
+        assert!(changed >= 3, "{s}: only {changed} searches changed");
+        // A node limit far below the depth's needs: the limit stops the search.
+        for (name, mut b) in bench_boards() {
             let nodes = limits(60, Some(20_000));
-            let r1 = search(&mut b, &on, &nodes);
-            let r2 = search(&mut b, &on, &nodes);
+            let r1 = search(&mut b, s, &nodes);
+            let r2 = search(&mut b, s, &nodes);
             assert_eq!(
                 (r1.nodes, r1.best, r1.value, r1.depth),
                 (r2.nodes, r2.best, r2.value, r2.depth),
-                "{what}: two node-limited searches differ"
+                "{name} {s}: two node-limited searches differ"
             );
-            assert!(b.is_legal(r1.best), "{what}: {:?}", r1.best);
-            let d1 = search(&mut b, &on, &fixed);
-            let d2 = search(&mut b, &on, &fixed);
-            assert_eq!(
-                (d1.nodes, d1.best, d1.value),
-                (d2.nodes, d2.best, d2.value),
-                "{what}: two depth-8 searches differ"
-            );
-            assert!(b.is_legal(d1.best), "{what}: {:?}", d1.best);
-            assert_eq!(b.history(), history.as_slice(), "{what}: board changed");
-            changed[k] += usize::from(off.nodes != d1.nodes);
+            assert!(b.is_legal(r1.best), "{name} {s}: {:?}", r1.best);
         }
-    }
-    // Each setting reaches the re-searches at these depths (it is not a no-op).
-    for (k, s) in SETTINGS.iter().enumerate() {
-        assert!(changed[k] >= 3, "{s}: only {} searches changed", changed[k]);
     }
 }
 
@@ -81,7 +59,7 @@ fn lmr_research_depth_still_finds_the_win_of_an_open_three() {
     // solvers are off: the main search has to find it.
     let mut b = board(&[(5, 7), (5, 10), (6, 7), (6, 10), (7, 7), (7, 10)]);
     for s in SETTINGS {
-        let r = search(&mut b, &params(&format!("threats=0,{s}")), &limits(9, None));
+        let r = search(&mut b, &format!("threats=0,{s}"), &limits(9, None));
         assert_eq!(
             b.pattern4(r.best, Color::Black),
             Pattern4::Flex4,
@@ -98,7 +76,7 @@ fn lmr_research_depth_still_stops_an_open_three() {
     let mut b = board(&[(5, 7), (12, 2), (6, 7), (2, 12), (7, 7)]);
     assert_eq!(b.side_to_move(), Color::White);
     for s in SETTINGS {
-        let r = search(&mut b, &params(&format!("threats=0,{s}")), &limits(9, None));
+        let r = search(&mut b, &format!("threats=0,{s}"), &limits(9, None));
         assert!(
             b.pattern4(r.best, Color::Black) >= Pattern4::Block4,
             "{s}: {:?} does not stop the three",

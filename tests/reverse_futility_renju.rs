@@ -4,17 +4,13 @@
 
 mod common;
 
-use common::{bench_boards, fixed_limits as limits};
+use common::{bench_boards, fixed_limits as limits, search_spec};
 use sente::board::Board;
 use sente::search::params::SearchParams;
-use sente::search::Searcher;
 use sente::types::Rule;
 
 fn nodes(b: &mut Board, spec: &str) -> u64 {
-    let mut p = SearchParams::default();
-    p.apply(spec).unwrap();
-    let mut s = Searcher::new(4 << 20, p);
-    s.go(b, &limits(8, None), None, &mut |_| {}).nodes
+    search_spec(b, spec, &limits(8, None)).nodes
 }
 
 #[test]

@@ -883,11 +883,10 @@ impl Core {
     ) -> (Value, Pos) {
         let (w, h) = (board.width(), board.height());
         self.root_depth = depth;
+        let p = &self.params;
         (self.three_ext, self.rfp) = if board.rule() == crate::types::Rule::Renju {
-            let p = &self.params;
             (p.three_ext_renju, (p.rfp_depth_renju, p.rfp_margin_renju))
         } else {
-            let p = &self.params;
             (p.three_ext, (p.rfp_depth, p.rfp_margin))
         };
         self.singular = self.params.singular || (self.params.se_large && w.max(h) > 15);
