@@ -6,12 +6,10 @@
 mod common;
 
 use common::{
-    bench_boards, bench_pairs, fixed_limits as limits, freestyle_board as board,
-    search_spec as search,
+    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards, bench_pairs,
+    fixed_limits as limits, search_spec as search,
 };
-use sente::pattern::Pattern4;
 use sente::search::params::SearchParams;
-use sente::types::{mate_in, Color};
 
 const SETTINGS: [&str; 3] = [
     "lmr_deeper=40",
@@ -55,32 +53,14 @@ fn lmr_research_depth_changes_the_tree_and_is_deterministic_at_fixed_nodes_and_d
 
 #[test]
 fn lmr_research_depth_still_finds_the_win_of_an_open_three() {
-    // Both sides have an open three; black to move makes the straight four. The threat
-    // solvers are off: the main search has to find it.
-    let mut b = board(&[(5, 7), (5, 10), (6, 7), (6, 10), (7, 7), (7, 10)]);
     for s in SETTINGS {
-        let r = search(&mut b, &format!("threats=0,{s}"), &limits(9, None));
-        assert_eq!(
-            b.pattern4(r.best, Color::Black),
-            Pattern4::Flex4,
-            "{s}: {:?}",
-            r.best
-        );
-        assert!(r.value >= mate_in(5), "{s}: {}", r.value);
+        assert_finds_the_win_of_an_open_three(s);
     }
 }
 
 #[test]
 fn lmr_research_depth_still_stops_an_open_three() {
-    // Black has an open three (5..7, 7); white to move with nothing of its own.
-    let mut b = board(&[(5, 7), (12, 2), (6, 7), (2, 12), (7, 7)]);
-    assert_eq!(b.side_to_move(), Color::White);
     for s in SETTINGS {
-        let r = search(&mut b, &format!("threats=0,{s}"), &limits(9, None));
-        assert!(
-            b.pattern4(r.best, Color::Black) >= Pattern4::Block4,
-            "{s}: {:?} does not stop the three",
-            r.best
-        );
+        assert_stops_an_open_three(s);
     }
 }

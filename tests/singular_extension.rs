@@ -4,13 +4,14 @@
 
 mod common;
 
-use common::{bench_boards, fixed_limits as limits, freestyle_board as board};
+use common::{
+    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards,
+    fixed_limits as limits,
+};
 use sente::board::Board;
-use sente::pattern::Pattern4;
 use sente::search::params::SearchParams;
 use sente::search::{SearchResult, Searcher};
 use sente::time::SearchLimits;
-use sente::types::{mate_in, Color};
 
 fn search(b: &mut Board, params: &SearchParams, l: &SearchLimits) -> SearchResult {
     let mut s = Searcher::new(4 << 20, params.clone());
@@ -73,35 +74,14 @@ fn singular_extension_changes_the_tree_and_is_deterministic_at_fixed_nodes_and_d
 
 #[test]
 fn singular_extension_still_finds_the_win_of_an_open_three() {
-    // Both sides have an open three; black to move makes the straight four. The threat
-    // solvers are off: the main search has to find it.
-    let mut b = board(&[(5, 7), (5, 10), (6, 7), (6, 10), (7, 7), (7, 10)]);
-    for extra in ["threats=0", "threats=0,se_margin=0", "threats=0,se_depth=1"] {
-        let r = search(&mut b, &se_params(extra), &limits(9, None));
-        assert_eq!(
-            b.pattern4(r.best, Color::Black),
-            Pattern4::Flex4,
-            "{extra}: {:?}",
-            r.best
-        );
-        assert!(r.value >= mate_in(5), "{extra}: {}", r.value);
+    for extra in ["", "se_margin=0", "se_depth=1"] {
+        assert_finds_the_win_of_an_open_three(&format!("se=1,se_depth=4,{extra}"));
     }
 }
 
 #[test]
 fn singular_extension_still_stops_an_open_three() {
-    // Black has an open three (5..7, 7); white to move with nothing of its own.
-    let mut b = board(&[(5, 7), (12, 2), (6, 7), (2, 12), (7, 7)]);
-    assert_eq!(b.side_to_move(), Color::White);
-    for extra in ["threats=0", "threats=0,se_depth=1,se_margin=1"] {
-        let r = search(&mut b, &se_params(extra), &limits(9, None));
-        assert!(
-            b.pattern4(r.best, Color::Black) >= Pattern4::Block4,
-            "{extra}: {:?} does not stop the three",
-            r.best
-        );
-        b.make(r.best);
-        assert_eq!(b.count(Color::Black, Pattern4::Flex4), 0, "{extra}");
-        b.unmake();
+    for extra in ["", "se_depth=1,se_margin=1"] {
+        assert_stops_an_open_three(&format!("se=1,se_depth=4,{extra}"));
     }
 }

@@ -154,3 +154,37 @@ pub fn win_carried_by_fours() -> Board {
         (6, 4),
     ])
 }
+
+/// Both sides have an open three, black to move: a search with `spec` (threat solvers
+/// off, so the main search has to find it) to depth 9 makes the straight four and
+/// reports a mate within 5 plies.
+#[allow(dead_code)]
+pub fn assert_finds_the_win_of_an_open_three(spec: &str) {
+    let mut b = freestyle_board(&[(5, 7), (5, 10), (6, 7), (6, 10), (7, 7), (7, 10)]);
+    let r = search_spec(&mut b, &format!("threats=0,{spec}"), &fixed_limits(9, None));
+    assert_eq!(
+        b.pattern4(r.best, Color::Black),
+        sente::pattern::Pattern4::Flex4,
+        "{spec}: {:?}",
+        r.best
+    );
+    assert!(r.value >= sente::types::mate_in(5), "{spec}: {}", r.value);
+}
+
+/// Black has an open three (5..7, 7), white to move with nothing of its own: a search
+/// with `spec` (threat solvers off) to depth 9 stops it (no straight four left).
+#[allow(dead_code)]
+pub fn assert_stops_an_open_three(spec: &str) {
+    use sente::pattern::Pattern4;
+    let mut b = freestyle_board(&[(5, 7), (12, 2), (6, 7), (2, 12), (7, 7)]);
+    assert_eq!(b.side_to_move(), Color::White);
+    let r = search_spec(&mut b, &format!("threats=0,{spec}"), &fixed_limits(9, None));
+    assert!(
+        b.pattern4(r.best, Color::Black) >= Pattern4::Block4,
+        "{spec}: {:?} does not stop the three",
+        r.best
+    );
+    b.make(r.best);
+    assert_eq!(b.count(Color::Black, Pattern4::Flex4), 0, "{spec}");
+    b.unmake();
+}
