@@ -23,14 +23,22 @@ fn bench_number_and_params<T: std::str::FromStr>(
     match args.get(at) {
         None => (default, String::new()),
         Some(a) if a.contains('=') => (default, bench_params(args, at)),
-        Some(a) => match a.parse() {
-            Ok(n) => (n, bench_params(args, at + 1)),
-            Err(_) => {
-                eprintln!("{}: bad {what} {a:?}", args[0]);
-                std::process::exit(2);
-            }
-        },
+        Some(a) => (number_arg(args, a, what), bench_params(args, at + 1)),
     }
+}
+
+/// A developer command's numeric argument `a`; anything else ends the program with exit
+/// code 2 rather than running with a default the user did not ask for.
+fn number_arg<T: std::str::FromStr>(args: &[String], a: &str, what: &str) -> T {
+    a.parse().unwrap_or_else(|_| {
+        eprintln!("{}: bad {what} {a:?}", args[0]);
+        std::process::exit(2);
+    })
+}
+
+/// The optional number at `args[at]`, `default` without it, checked as `number_arg`.
+fn optional_number<T: std::str::FromStr>(args: &[String], at: usize, default: T, what: &str) -> T {
+    args.get(at).map_or(default, |a| number_arg(args, a, what))
 }
 
 fn main() {
@@ -55,10 +63,14 @@ fn main() {
             }
         }
         Some("bench-threads") => {
-            // bench-threads N [depth] [params]
-            let threads = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(2);
-            let (depth, spec) =
-                bench_number_and_params(&args, 2, sente::bench::BENCH_DEPTH, "depth");
+            // bench-threads [N] [depth] [params]; `bench-threads rfp=8` is 2 threads at
+            // the default depth with that setting.
+            let (threads, spec) = bench_number_and_params(&args, 1, 2, "thread count");
+            let (depth, spec) = if args.get(1).is_some_and(|a| !a.contains('=')) {
+                bench_number_and_params(&args, 2, sente::bench::BENCH_DEPTH, "depth")
+            } else {
+                (sente::bench::BENCH_DEPTH, spec)
+            };
             for line in sente::bench::threads_bench(threads, depth, &spec) {
                 println!("{line}");
             }
@@ -96,8 +108,8 @@ fn main() {
         Some("bench-firstmove") => {
             // bench-firstmove [runs] [turn_ms] [engine]: fresh processes of `engine`
             // (default: this executable).
-            let runs = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(10);
-            let turn = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(500);
+            let runs = optional_number(&args, 1, 10, "run count");
+            let turn = optional_number(&args, 2, 500, "time in ms");
             let exe = args.get(3).cloned().unwrap_or_else(|| {
                 std::env::current_exe()
                     .map(|p| p.display().to_string())

@@ -44,14 +44,23 @@ fn bench_without_a_depth_reads_its_parameters() {
     assert!(out.contains("bad parameters"), "{out}");
     let out = bench(&["bench-depth", "no_such_key=1"]);
     assert!(out.contains("bad parameters"), "{out}");
+    let out = bench(&["bench-threads", "no_such_key=1"]);
+    assert!(out.contains("bad parameters"), "{out}");
+    let out = bench(&["bench-threads", "1", "no_such_key=1"]);
+    assert!(out.contains("bad parameters"), "{out}");
 }
 
 #[test]
 fn bench_refuses_a_depth_that_is_not_a_number() {
+    // The thread count and bench-firstmove's run count and time are checked the same way:
+    // `bench-threads x` had run two threads.
     for args in [
         &["bench", "abc"][..],
         &["bench-depth", "1s"],
         &["bench-threads", "1", "x"],
+        &["bench-threads", "x"],
+        &["bench-firstmove", "x"],
+        &["bench-firstmove", "3", "half"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_pbrain-sente"))
             .args(args)
