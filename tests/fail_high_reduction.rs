@@ -11,10 +11,10 @@ use sente::types::{Color, VALUE_MATE_IN_MAX};
 #[test]
 fn fail_high_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
     let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
-    // Renju's reverse futility to 8 plies (`rfp_renju`, since the forty-fourth session)
-    // returns at most of the nodes the reduction would shrink; the test keeps the renju
-    // tree it was made on (reverse futility to 2 plies there too).
-    let pin = "rfp_renju=2,rfp_margin_renju=80";
+    // Reverse futility to 8 plies (renju's since the forty-fourth session, every rule's
+    // since the forty-fifth) returns at most of the nodes the reduction would shrink; the
+    // test keeps the trees it was made on (reverse futility to 2 plies, margin 80).
+    let pin = "rfp=2,rfp_margin=80,rfp_renju=2,rfp_margin_renju=80";
     for (_, on, off) in bench_pairs(&format!("fhr=30,{pin}"), &format!("fhr=0,{pin}"), 8) {
         changed += usize::from(off.nodes != on.nodes);
         on_nodes += on.nodes;

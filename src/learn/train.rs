@@ -639,6 +639,10 @@ mod tests {
                 mcp: 0,
                 order_far: false,
                 mtd_tol: 0,
+                // Reverse futility to 2 plies, margin 80 (8 and 40 since the forty-fifth
+                // session): the deeper one leaves these 400-node games nothing to fit.
+                rfp_depth: 2,
+                rfp_margin: 80,
                 eval: crate::eval::params::EvalParams {
                     mlp: None,
                     ..crate::eval::params::EvalParams::default()

@@ -171,18 +171,20 @@ crate::tunable! {
         /// Reverse futility pruning: at a non-PV node with at most this many plies left
         /// (0 = off), where the opponent has no immediate threat, return the static value
         /// if it beats beta by `rfp_margin` per ply left; every rule but renju (renju
-        /// reads `rfp_renju` and `rfp_margin_renju`).
-        rfp_depth: i32 = 2,
+        /// reads `rfp_renju` and `rfp_margin_renju`). 8 (with `rfp_margin` 40) since the
+        /// forty-fifth session: ahead against Rapfi on 20 × 20 over two opening sets,
+        /// level on 15 × 15 (benches/RESULTS.md); it was 2 with margin 80.
+        rfp_depth: i32 = 8,
             "rfp" [0, 20] => "reverse futility pruning at this many plies left or fewer, when \
                 the opponent has no forcing threat (0 = off); every rule but renju (see \
                 `rfp_renju`)";
         /// Reverse futility margin per ply left.
-        rfp_margin: Value = 80,
+        rfp_margin: Value = 40,
             "rfp_margin" [0, 10_000] => "reverse futility: return the static value if it \
                 beats beta by this much per ply left";
-        /// `rfp_depth` in renju games. 8 (with `rfp_margin_renju` 40) since the
-        /// forty-fourth session: against Rapfi on four renju sets ahead of the
-        /// shared setting (benches/RESULTS.md); level in freestyle, so `rfp` stays 2.
+        /// `rfp_depth` in renju games: the same 8 plies and margin 40 as the other rules
+        /// since the forty-fifth session (renju had them first, in the forty-fourth), kept
+        /// apart so that each can be tuned alone.
         rfp_depth_renju: i32 = 8,
             "rfp_renju" [0, 20] => "`rfp` in renju games";
         /// `rfp_margin` in renju games.
