@@ -640,7 +640,8 @@ mod tests {
                 order_far: false,
                 mtd_tol: 0,
                 // Reverse futility to 2 plies, margin 80 (8 and 40 since the forty-fifth
-                // session): the deeper one leaves these 400-node games nothing to fit.
+                // session): with the deeper pruning the 24 games are others, and their
+                // held-back six (mostly short) did not improve in 60 epochs.
                 rfp_depth: 2,
                 rfp_margin: 80,
                 eval: crate::eval::params::EvalParams {
