@@ -116,9 +116,10 @@ impl Core {
             }
         }
 
-        // Step 5a. The static value, where a pruning rule needs it (only `fhr` does; a
-        // node that must block a five has none).
-        let static_eval = if self.params.fhr == 0
+        // Step 5a. The static value, where a pruning rule needs it (`fhr` here, reverse
+        // futility and razoring when they first read it; a node that must block a five
+        // has none).
+        let mut static_eval = if self.params.fhr == 0
             || board.count(board.side_to_move().opp(), Pattern4::Five) > 0
         {
             VALUE_NONE
@@ -138,18 +139,43 @@ impl Core {
                 && board.count(opp, Pattern4::Block4Flex3) == 0
                 && board.count(opp, Pattern4::Flex3x2) == 0;
             if quiet_opp {
-                let v = if static_eval == VALUE_NONE {
-                    evaluate(board, &self.params.eval)
-                } else {
-                    static_eval
-                };
+                if static_eval == VALUE_NONE {
+                    static_eval = evaluate(board, &self.params.eval);
+                }
+                let v = static_eval;
                 if v - self.rfp.1 * depth / ONE_PLY >= beta {
                     return v;
                 }
             }
         }
 
-        // Step 5c. Internal iterative reduction: without a TT move the ordering is a
+        // Step 5c. Razoring: near the leaves, a static value far below alpha, where the
+        // side to move has nothing forcing (no four or double-three point), goes to the
+        // leaf search; its value stands when it fails low too.
+        if !pv
+            && plies <= self.params.razor_depth
+            && !is_mate(alpha)
+            && !excluded.is_some()
+            && board.count(board.side_to_move().opp(), Pattern4::Five) == 0
+        {
+            // Every class from a double three up (the fours too: the leaf search plays
+            // none of the mover's, so a line of fours would go unseen).
+            let mc = board.counts(board.side_to_move());
+            let quiet_me = mc[Pattern4::Flex3x2 as usize..].iter().all(|&c| c == 0);
+            if quiet_me {
+                if static_eval == VALUE_NONE {
+                    static_eval = evaluate(board, &self.params.eval);
+                }
+                if static_eval + self.params.razor_margin * depth / ONE_PLY <= alpha {
+                    let q = self.qsearch(board, stack, alpha, beta, ply, 0);
+                    if q <= alpha {
+                        return q;
+                    }
+                }
+            }
+        }
+
+        // Step 5d. Internal iterative reduction: without a TT move the ordering is a
         // guess; a shallower search is cheaper and fills the table for the next one.
         let (depth, plies) = if self.params.iir_depth > 0
             && plies >= self.params.iir_depth
@@ -161,7 +187,7 @@ impl Core {
             (depth, plies)
         };
 
-        // Step 5d. Singular extension: when every other move falls clearly short of the
+        // Step 5e. Singular extension: when every other move falls clearly short of the
         // TT move's bound at half depth, the TT move is extended by one ply; when another
         // move also reaches a test bound at or above beta, the node fails high at once
         // (multi-cut). The other moves are searched in this frame with the TT move

@@ -172,8 +172,9 @@ crate::tunable! {
         /// (0 = off), where the opponent has no immediate threat, return the static value
         /// if it beats beta by `rfp_margin` per ply left; every rule but renju (renju
         /// reads `rfp_renju` and `rfp_margin_renju`). 8 (with `rfp_margin` 40) since the
-        /// forty-fifth session: ahead against Rapfi on 20 × 20 over two opening sets,
-        /// level on 15 × 15 (benches/RESULTS.md); it was 2 with margin 80.
+        /// forty-fifth session: ahead against Rapfi on 20 × 20 over two opening sets and in
+        /// standard and freestyle 15 on fresh sets (benches/RESULTS.md); it was 2 with
+        /// margin 80.
         rfp_depth: i32 = 8,
             "rfp" [0, 20] => "reverse futility pruning at this many plies left or fewer, when \
                 the opponent has no forcing threat (0 = off); every rule but renju (see \
@@ -190,6 +191,20 @@ crate::tunable! {
         /// `rfp_margin` in renju games.
         rfp_margin_renju: Value = 40,
             "rfp_margin_renju" [0, 10_000] => "`rfp_margin` in renju games";
+        /// Razoring, the mirror of reverse futility: at a non-PV node with at most this
+        /// many plies left (0 = off), where the side to move has no four or double-three
+        /// point (the leaf search plays none of its fours), a static value below alpha by
+        /// `razor_margin` per ply left goes to the leaf search, whose value stands when it
+        /// too is at most alpha.
+        razor_depth: i32 = 0,
+            "razor" [0, 20] => "razoring: at this many plies left or fewer, when the side to \
+                move has no four or double-three point, a static value `razor_margin` per ply below \
+                alpha is checked by the leaf search, whose value stands if it fails low too (0 = \
+                off)";
+        /// Razoring's margin per ply left.
+        razor_margin: Value = 40,
+            "razor_margin" [0, 10_000] => "razoring: how far below alpha, per ply left, the \
+                static value must be";
         /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
         /// `lmp + d²` are skipped (0 = off).
         lmp: usize = 0,

@@ -1,0 +1,90 @@
+//! Razoring (`razor`, `razor_margin`): off by default; on, it shrinks fixed-depth trees,
+//! stays deterministic at a fixed depth and node count, and the main search still finds
+//! the forced wins (an open three, a win carried by fours) and stops the open three it
+//! did without it. No timing assertions.
+
+mod common;
+
+use common::{
+    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards, bench_pairs,
+    fixed_limits as limits, search_spec as search, win_carried_by_fours,
+};
+use sente::search::params::SearchParams;
+use sente::types::{Color, VALUE_MATE_IN_MAX};
+
+const SETTINGS: [&str; 3] = ["razor=2", "razor=4", "razor=8,razor_margin=20"];
+
+#[test]
+fn razoring_is_off_by_default() {
+    let d = SearchParams::default();
+    assert_eq!((d.razor_depth, d.razor_margin), (0, 40));
+    let mut p = SearchParams::default();
+    p.apply(SETTINGS[2]).unwrap();
+    assert_eq!((p.razor_depth, p.razor_margin), (8, 20));
+}
+
+#[test]
+fn razoring_shrinks_fixed_depth_trees_and_is_deterministic() {
+    for s in SETTINGS {
+        let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
+        // Repeatable at depth 8 (checked by `bench_pairs`).
+        for (_, on, off) in bench_pairs(s, "", 8) {
+            changed += usize::from(on.nodes != off.nodes);
+            on_nodes += on.nodes;
+            off_nodes += off.nodes;
+        }
+        assert!(changed >= 5, "{s}: only {changed} searches changed");
+        assert!(
+            on_nodes < off_nodes,
+            "{s}: {on_nodes} nodes with razoring, {off_nodes} without"
+        );
+        // A node limit far below the depth's needs: the limit stops the search.
+        for (name, mut b) in bench_boards() {
+            let nodes = limits(60, Some(20_000));
+            let r1 = search(&mut b, s, &nodes);
+            let r2 = search(&mut b, s, &nodes);
+            assert_eq!(
+                (r1.nodes, r1.best, r1.value, r1.depth),
+                (r2.nodes, r2.best, r2.value, r2.depth),
+                "{name} {s}: two node-limited searches differ"
+            );
+            assert!(b.is_legal(r1.best), "{name} {s}: {:?}", r1.best);
+        }
+    }
+}
+
+#[test]
+fn razoring_still_finds_the_win_of_an_open_three() {
+    for s in SETTINGS {
+        assert_finds_the_win_of_an_open_three(s);
+    }
+}
+
+#[test]
+fn razoring_still_stops_an_open_three() {
+    for s in SETTINGS {
+        assert_stops_an_open_three(s);
+    }
+}
+
+#[test]
+fn razoring_still_proves_a_win_carried_by_fours() {
+    let mut b = win_carried_by_fours();
+    assert_eq!(b.side_to_move(), Color::Black);
+    // The shallowest depth at which the main search alone (no threat solvers) proves
+    // the win without razoring.
+    let first = (1..=8)
+        .find(|&d| search(&mut b, "threats=0", &limits(d, None)).value >= VALUE_MATE_IN_MAX)
+        .expect("the search proves the win within 8 plies");
+    assert!(first >= 4, "the win is proved already at depth {first}");
+    for s in SETTINGS {
+        let r = search(&mut b, &format!("threats=0,{s}"), &limits(first + 1, None));
+        assert!(
+            r.value >= VALUE_MATE_IN_MAX,
+            "depth {} with {s}: {} ({:?})",
+            first + 1,
+            r.value,
+            r.best
+        );
+    }
+}
