@@ -116,10 +116,10 @@ impl Core {
             }
         }
 
-        // Step 5a. The static value, where a pruning rule needs it (`fhr` here, reverse
-        // futility and razoring when they first read it; a node that must block a five
-        // has none).
-        let mut static_eval = if self.params.fhr == 0
+        // Step 5a. The static value, where a pruning rule needs it (`fhr` and `rfp_imp`
+        // here, reverse futility and razoring when they first read it; a node that must
+        // block a five has none).
+        let mut static_eval = if (self.params.fhr == 0 && !self.params.rfp_imp)
             || board.count(board.side_to_move().opp(), Pattern4::Five) > 0
         {
             VALUE_NONE
@@ -143,7 +143,11 @@ impl Core {
                     static_eval = evaluate(board, &self.params.eval);
                 }
                 let v = static_eval;
-                if v - self.rfp.1 * depth / ONE_PLY >= beta {
+                // `rfp_imp`: a ply less of margin where the value rose over two plies.
+                let grand = stack[0].evals[1];
+                let improving = self.params.rfp_imp && grand != VALUE_NONE && v > grand;
+                let margin_depth = depth - if improving { ONE_PLY } else { 0 };
+                if v - self.rfp.1 * margin_depth / ONE_PLY >= beta {
                     return v;
                 }
             }
@@ -392,6 +396,7 @@ impl Core {
                 + threat_ext
                 + ONE_PLY * (i32::from(singular && m == tt_move) - i32::from(fail_high));
             rest[0].bbox = cur.bbox.with(m, w, h);
+            rest[0].evals = [static_eval, cur.evals[0]];
             // The child's table bucket is fetched while the move updates the board.
             self.tt.prefetch(board.key_after(m));
             board.make(m);

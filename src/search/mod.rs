@@ -31,7 +31,9 @@ use crate::movegen::{generate, BBox, OrderInfo, ScoredMove, Stage};
 use crate::pattern::Pattern4;
 use crate::time::SearchLimits;
 use crate::tt::{Bound, Tt};
-use crate::types::{is_mate, Pos, SearchInfo, Value, NUM_CELLS, VALUE_INFINITE, VALUE_MATE};
+use crate::types::{
+    is_mate, Pos, SearchInfo, Value, NUM_CELLS, VALUE_INFINITE, VALUE_MATE, VALUE_NONE,
+};
 use params::{Driver, SearchParams};
 use stack::{new_stack, Frame, MAX_PLY};
 use threats::{split_tables, RootBudgets, RootThreat, Threats};
@@ -898,6 +900,7 @@ impl Core {
         for i in 0..root.len() {
             let m = root[i].pos;
             rest[0].bbox = cur.bbox.with(m, w, h);
+            rest[0].evals = [VALUE_NONE; 2];
             let me = board.side_to_move();
             let quiet = board.pattern4(m, me) < Pattern4::Flex3
                 && board.pattern4(m, me.opp()) < Pattern4::Flex3;

@@ -183,6 +183,13 @@ crate::tunable! {
         rfp_margin: Value = 40,
             "rfp_margin" [0, 10_000] => "reverse futility: return the static value if it \
                 beats beta by this much per ply left";
+        /// Reverse futility by improvement: a node whose static value is above its
+        /// grandparent's (the same side to move two plies up) prunes with one ply less of
+        /// margin (Rapfi's futility margin works so); the static value is then computed at
+        /// every node that need not block a five.
+        rfp_imp: bool = false,
+            "rfp_imp" => "reverse futility: where the static value is above that of the same \
+                side two plies up, the margin is one ply smaller";
         /// `rfp_depth` in renju games: the same 8 plies and margin 40 as the other rules
         /// since the forty-fifth session (renju had them first, in the forty-fourth), kept
         /// apart so that each can be tuned alone.

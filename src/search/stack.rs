@@ -1,7 +1,7 @@
 //! Per-ply search state, preallocated once so the search never allocates.
 
 use crate::movegen::{BBox, MoveList};
-use crate::types::Pos;
+use crate::types::{Pos, Value, VALUE_NONE};
 
 /// Deepest ply the search can reach (main search, extensions and quiescence).
 pub const MAX_PLY: usize = 128;
@@ -19,6 +19,10 @@ pub struct Frame {
     /// The move left out of this node's search (`Pos::NONE` but during the singular
     /// extension's test of the other moves, which neither probes nor stores the table).
     pub excluded: Pos,
+    /// The static values of the parent and the grandparent (`VALUE_NONE` where not
+    /// computed), written by the parent before recursing; the grandparent's is from this
+    /// node's side to move, as its own.
+    pub evals: [Value; 2],
 }
 
 impl Frame {
@@ -28,6 +32,7 @@ impl Frame {
             killers: [Pos::NONE; 2],
             bbox: BBox::default(),
             excluded: Pos::NONE,
+            evals: [VALUE_NONE; 2],
         }
     }
 }
