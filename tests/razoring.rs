@@ -10,17 +10,67 @@ use common::{
     fixed_limits as limits, search_spec as search, win_carried_by_fours,
 };
 use sente::search::params::SearchParams;
-use sente::types::{Color, VALUE_MATE_IN_MAX};
+use sente::types::{Color, Rule, VALUE_MATE_IN_MAX};
 
-const SETTINGS: [&str; 3] = ["razor=2", "razor=4", "razor=8,razor_margin=20"];
+const SETTINGS: [&str; 3] = [
+    "razor=2,razor_renju=2",
+    "razor=4,razor_renju=4",
+    "razor=8,razor_margin=20,razor_renju=8",
+];
 
 #[test]
 fn razoring_is_off_by_default() {
     let d = SearchParams::default();
     assert_eq!((d.razor_depth, d.razor_margin), (0, 40));
+    assert_eq!(d.razor_depth_renju, 0);
     let mut p = SearchParams::default();
     p.apply(SETTINGS[2]).unwrap();
-    assert_eq!((p.razor_depth, p.razor_margin), (8, 20));
+    assert_eq!(
+        (p.razor_depth, p.razor_margin, p.razor_depth_renju),
+        (8, 20, 8)
+    );
+}
+
+#[test]
+fn renju_razors_by_its_own_key() {
+    // `razor` leaves renju games alone and `razor_renju` the others.
+    let (mut renju, mut others) = (0, 0);
+    for (i, (name, mut b)) in bench_boards().enumerate() {
+        let is_renju = b.rule() == Rule::Renju;
+        renju += usize::from(is_renju);
+        others += usize::from(!is_renju);
+        let plain = search(&mut b, "", &limits(8, None));
+        // The key of the other rules: no change at all (whether the key of the board's
+        // own rule changes it is counted below).
+        let other = if is_renju { "razor=4" } else { "razor_renju=4" };
+        let r = search(&mut b, other, &limits(8, None));
+        assert_eq!(
+            (r.nodes, r.best, r.value),
+            (plain.nodes, plain.best, plain.value),
+            "position {i} ({name}): {other} changed the search"
+        );
+    }
+    assert!(
+        renju >= 2 && others >= 2,
+        "{renju} renju positions, {others} others"
+    );
+    let changed = |s: &str, want_renju: bool| {
+        bench_pairs(s, "", 8)
+            .into_iter()
+            .zip(bench_boards())
+            .filter(|((_, on, off), (_, b))| {
+                (b.rule() == Rule::Renju) == want_renju && on.nodes != off.nodes
+            })
+            .count()
+    };
+    assert!(
+        changed("razor=4", false) >= 2,
+        "razor=4 changed too few positions"
+    );
+    assert!(
+        changed("razor_renju=4", true) >= 2,
+        "razor_renju=4 changed too few renju positions"
+    );
 }
 
 #[test]

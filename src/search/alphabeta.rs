@@ -157,7 +157,7 @@ impl Core {
         // side to move has nothing forcing (no four or double-three point), goes to the
         // leaf search; its value stands when it fails low too.
         if !pv
-            && plies <= self.params.razor_depth
+            && plies <= self.razor
             && !is_mate(alpha)
             && !excluded.is_some()
             && board.count(board.side_to_move().opp(), Pattern4::Five) == 0

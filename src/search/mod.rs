@@ -144,6 +144,8 @@ pub struct Core {
     /// Reverse futility's depth and margin of the game's rule (`rfp`, `rfp_margin`, or
     /// their renju keys).
     rfp: (i32, Value),
+    /// Razoring's depth in the game's rule (`razor`, or `razor_renju`).
+    razor: i32,
     /// Singular extension in this search (`se`, or `se_large` on a large board).
     singular: bool,
     /// The learned move ordering in use (`order_learned` and a table for the rule).
@@ -181,6 +183,7 @@ impl Core {
             root_depth: 0,
             three_ext: 0,
             rfp: (0, 0),
+            razor: 0,
             singular: false,
             order: None,
             next_check: 0,
@@ -886,10 +889,14 @@ impl Core {
         let (w, h) = (board.width(), board.height());
         self.root_depth = depth;
         let p = &self.params;
-        (self.three_ext, self.rfp) = if board.rule() == crate::types::Rule::Renju {
-            (p.three_ext_renju, (p.rfp_depth_renju, p.rfp_margin_renju))
+        (self.three_ext, self.rfp, self.razor) = if board.rule() == crate::types::Rule::Renju {
+            (
+                p.three_ext_renju,
+                (p.rfp_depth_renju, p.rfp_margin_renju),
+                p.razor_depth_renju,
+            )
         } else {
-            (p.three_ext, (p.rfp_depth, p.rfp_margin))
+            (p.three_ext, (p.rfp_depth, p.rfp_margin), p.razor_depth)
         };
         self.singular = self.params.singular || (self.params.se_large && w.max(h) > 15);
         self.order = self.order_table(board.rule());

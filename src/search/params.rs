@@ -202,12 +202,15 @@ crate::tunable! {
         /// many plies left (0 = off), where the side to move has no four or double-three
         /// point (the leaf search plays none of its fours), a static value below alpha by
         /// `razor_margin` per ply left goes to the leaf search, whose value stands when it
-        /// too is at most alpha.
+        /// too is at most alpha; every rule but renju (renju reads `razor_renju`).
         razor_depth: i32 = 0,
             "razor" [0, 20] => "razoring: at this many plies left or fewer, when the side to \
                 move has no four or double-three point, a static value `razor_margin` per ply below \
                 alpha is checked by the leaf search, whose value stands if it fails low too (0 = \
-                off)";
+                off); every rule but renju (see `razor_renju`)";
+        /// `razor_depth` in renju games, kept apart so that each can be tuned alone.
+        razor_depth_renju: i32 = 0,
+            "razor_renju" [0, 20] => "`razor` in renju games";
         /// Razoring's margin per ply left.
         razor_margin: Value = 40,
             "razor_margin" [0, 10_000] => "razoring: how far below alpha, per ply left, the \
