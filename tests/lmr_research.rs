@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards, bench_pairs,
-    fixed_limits as limits, search_spec as search,
+    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
+    assert_stops_an_open_three, bench_pairs,
 };
 use sente::search::params::SearchParams;
 
@@ -37,17 +37,7 @@ fn lmr_research_depth_changes_the_tree_and_is_deterministic_at_fixed_nodes_and_d
         // Each setting reaches the re-searches at these depths (it is not a no-op).
         assert!(changed >= 3, "{s}: only {changed} searches changed");
         // A node limit far below the depth's needs: the limit stops the search.
-        for (name, mut b) in bench_boards() {
-            let nodes = limits(60, Some(20_000));
-            let r1 = search(&mut b, s, &nodes);
-            let r2 = search(&mut b, s, &nodes);
-            assert_eq!(
-                (r1.nodes, r1.best, r1.value, r1.depth),
-                (r2.nodes, r2.best, r2.value, r2.depth),
-                "{name} {s}: two node-limited searches differ"
-            );
-            assert!(b.is_legal(r1.best), "{name} {s}: {:?}", r1.best);
-        }
+        assert_node_limited_searches_repeat(s);
     }
 }
 

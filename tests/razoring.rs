@@ -6,11 +6,12 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards, bench_pairs,
-    fixed_limits as limits, search_spec as search, win_carried_by_fours,
+    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
+    assert_proves_the_win_carried_by_fours, assert_stops_an_open_three, bench_boards, bench_pairs,
+    fixed_limits as limits, search_spec as search,
 };
 use sente::search::params::SearchParams;
-use sente::types::{Color, Rule, VALUE_MATE_IN_MAX};
+use sente::types::Rule;
 
 const SETTINGS: [&str; 3] = [
     "razor=2,razor_renju=2",
@@ -89,17 +90,7 @@ fn razoring_shrinks_fixed_depth_trees_and_is_deterministic() {
             "{s}: {on_nodes} nodes with razoring, {off_nodes} without"
         );
         // A node limit far below the depth's needs: the limit stops the search.
-        for (name, mut b) in bench_boards() {
-            let nodes = limits(60, Some(20_000));
-            let r1 = search(&mut b, s, &nodes);
-            let r2 = search(&mut b, s, &nodes);
-            assert_eq!(
-                (r1.nodes, r1.best, r1.value, r1.depth),
-                (r2.nodes, r2.best, r2.value, r2.depth),
-                "{name} {s}: two node-limited searches differ"
-            );
-            assert!(b.is_legal(r1.best), "{name} {s}: {:?}", r1.best);
-        }
+        assert_node_limited_searches_repeat(s);
     }
 }
 
@@ -119,22 +110,6 @@ fn razoring_still_stops_an_open_three() {
 
 #[test]
 fn razoring_still_proves_a_win_carried_by_fours() {
-    let mut b = win_carried_by_fours();
-    assert_eq!(b.side_to_move(), Color::Black);
-    // The shallowest depth at which the main search alone (no threat solvers) proves
-    // the win without razoring.
-    let first = (1..=8)
-        .find(|&d| search(&mut b, "threats=0", &limits(d, None)).value >= VALUE_MATE_IN_MAX)
-        .expect("the search proves the win within 8 plies");
+    let first = assert_proves_the_win_carried_by_fours(&SETTINGS);
     assert!(first >= 4, "the win is proved already at depth {first}");
-    for s in SETTINGS {
-        let r = search(&mut b, &format!("threats=0,{s}"), &limits(first + 1, None));
-        assert!(
-            r.value >= VALUE_MATE_IN_MAX,
-            "depth {} with {s}: {} ({:?})",
-            first + 1,
-            r.value,
-            r.best
-        );
-    }
 }

@@ -7,11 +7,10 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_stops_an_open_three, bench_boards, bench_pairs,
-    fixed_limits as limits, search_spec as search, win_carried_by_fours,
+    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
+    assert_proves_the_win_carried_by_fours, assert_stops_an_open_three, bench_pairs,
 };
 use sente::search::params::SearchParams;
-use sente::types::{Color, VALUE_MATE_IN_MAX};
 
 const SETTINGS: [&str; 2] = ["rfp_imp=on", "rfp_imp=on,rfp=4,rfp_renju=4"];
 
@@ -39,17 +38,8 @@ fn improvement_margin_shrinks_fixed_depth_trees_and_is_deterministic() {
             on_nodes < off_nodes,
             "{s}: {on_nodes} nodes with the improvement margin, {off_nodes} without"
         );
-        for (name, mut b) in bench_boards() {
-            let nodes = limits(60, Some(20_000));
-            let r1 = search(&mut b, s, &nodes);
-            let r2 = search(&mut b, s, &nodes);
-            assert_eq!(
-                (r1.nodes, r1.best, r1.value, r1.depth),
-                (r2.nodes, r2.best, r2.value, r2.depth),
-                "{name} {s}: two node-limited searches differ"
-            );
-            assert!(b.is_legal(r1.best), "{name} {s}: {:?}", r1.best);
-        }
+        // A node limit far below the depth's needs: the limit stops the search.
+        assert_node_limited_searches_repeat(s);
     }
 }
 
@@ -83,19 +73,5 @@ fn improvement_margin_still_stops_an_open_three() {
 
 #[test]
 fn improvement_margin_still_proves_a_win_carried_by_fours() {
-    let mut b = win_carried_by_fours();
-    assert_eq!(b.side_to_move(), Color::Black);
-    let first = (1..=8)
-        .find(|&d| search(&mut b, "threats=0", &limits(d, None)).value >= VALUE_MATE_IN_MAX)
-        .expect("the search proves the win within 8 plies");
-    for s in SETTINGS {
-        let r = search(&mut b, &format!("threats=0,{s}"), &limits(first + 1, None));
-        assert!(
-            r.value >= VALUE_MATE_IN_MAX,
-            "depth {} with {s}: {} ({:?})",
-            first + 1,
-            r.value,
-            r.best
-        );
-    }
+    assert_proves_the_win_carried_by_fours(&SETTINGS);
 }

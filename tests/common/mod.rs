@@ -155,6 +155,54 @@ pub fn win_carried_by_fours() -> Board {
     ])
 }
 
+/// With `spec`, a node limit far below the depth's needs stops the search on every
+/// bench position, two such searches agree on nodes, move, value and depth, and the move
+/// is legal.
+#[allow(dead_code)]
+pub fn assert_node_limited_searches_repeat(spec: &str) {
+    for (name, mut b) in bench_boards() {
+        let nodes = fixed_limits(60, Some(20_000));
+        let r1 = search_spec(&mut b, spec, &nodes);
+        let r2 = search_spec(&mut b, spec, &nodes);
+        assert_eq!(
+            (r1.nodes, r1.best, r1.value, r1.depth),
+            (r2.nodes, r2.best, r2.value, r2.depth),
+            "{name} {spec}: two node-limited searches differ"
+        );
+        assert!(b.is_legal(r1.best), "{name} {spec}: {:?}", r1.best);
+    }
+}
+
+/// The shallowest depth (at most 8) at which the main search alone (no threat solvers)
+/// proves the win of [`win_carried_by_fours`]; each of `specs` (with the solvers off)
+/// must prove it one ply deeper. Returns that shallowest depth.
+#[allow(dead_code)]
+pub fn assert_proves_the_win_carried_by_fours(specs: &[&str]) -> i32 {
+    use sente::types::{Color, VALUE_MATE_IN_MAX};
+    let mut b = win_carried_by_fours();
+    assert_eq!(b.side_to_move(), Color::Black);
+    let first = (1..=8)
+        .find(|&d| {
+            search_spec(&mut b, "threats=0", &fixed_limits(d, None)).value >= VALUE_MATE_IN_MAX
+        })
+        .expect("the search proves the win within 8 plies");
+    for s in specs {
+        let r = search_spec(
+            &mut b,
+            &format!("threats=0,{s}"),
+            &fixed_limits(first + 1, None),
+        );
+        assert!(
+            r.value >= VALUE_MATE_IN_MAX,
+            "depth {} with {s}: {} ({:?})",
+            first + 1,
+            r.value,
+            r.best
+        );
+    }
+    first
+}
+
 /// Both sides have an open three, black to move: a search with `spec` (threat solvers
 /// off, so the main search has to find it) to depth 9 makes the straight four and
 /// reports a mate within 5 plies.
