@@ -402,6 +402,7 @@ impl Core {
             board.make(m);
             self.nodes += 1;
             let v = if i == 0 {
+                rest[0].cut = !pv && !cur.cut;
                 -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, pv)
             } else {
                 let r = if unforced {
@@ -412,7 +413,14 @@ impl Core {
                     } else {
                         r - self.params.lmr_tactical
                     };
-                    (r * ONE_PLY).clamp(0, new_depth.max(0))
+                    // `lmr_cut`: more at an expected cut node, but for the killers.
+                    let cut =
+                        if cur.cut && self.params.lmr && plies >= 2 && !cur.killers.contains(&m) {
+                            self.params.lmr_cut
+                        } else {
+                            0
+                        };
+                    (r * ONE_PLY + cut).clamp(0, new_depth.max(0))
                 } else if matches!(stage, Stage::DefendThree | Stage::DefendFourThree)
                     && self.params.lmr_defend
                     && i >= 2
@@ -422,6 +430,9 @@ impl Core {
                 } else {
                     0
                 };
+                // A reduced search's child is expected to fail high; at full depth the
+                // child's kind is the opposite of this node's.
+                rest[0].cut = r > 0 || !cur.cut;
                 let mut v = -self.search(
                     board,
                     rest,
@@ -432,6 +443,7 @@ impl Core {
                     false,
                 );
                 if v > alpha && r > 0 {
+                    rest[0].cut = !cur.cut;
                     // How far the reduced search beat alpha decides the re-search depth.
                     let (deeper, shallower) = (self.params.lmr_deeper, self.params.lmr_shallower);
                     let margin = v.saturating_sub(alpha);
@@ -445,6 +457,7 @@ impl Core {
                     v = -self.search(board, rest, -alpha - 1, -alpha, d, ply + 1, false);
                 }
                 if pv && v > alpha && v < beta {
+                    rest[0].cut = false;
                     v = -self.search(board, rest, -beta, -alpha, new_depth, ply + 1, true);
                 }
                 v

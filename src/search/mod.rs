@@ -922,18 +922,25 @@ impl Core {
             let child = (depth - 1) * ONE_PLY;
             board.make(m);
             self.nodes += 1;
+            // The root's zero-window passes are cut nodes: its children searched at full
+            // depth are all nodes, a reduced search's child a cut node (`lmr_cut`).
             let v = if r > 0 {
                 let reduced = child - r * ONE_PLY;
+                rest[0].cut = true;
                 let mut v = -self.search(board, rest, -alpha - 1, -alpha, reduced, 1, false);
                 if v > alpha {
+                    rest[0].cut = false;
                     v = -self.search(board, rest, -beta, -alpha, child, 1, beta - alpha > 1);
                 }
                 v
             } else if i == 0 || !pvs {
+                rest[0].cut = false;
                 -self.search(board, rest, -beta, -alpha, child, 1, beta - alpha > 1)
             } else {
+                rest[0].cut = true;
                 let mut v = -self.search(board, rest, -alpha - 1, -alpha, child, 1, false);
                 if v > alpha && v < beta {
+                    rest[0].cut = false;
                     v = -self.search(board, rest, -beta, -alpha, child, 1, true);
                 }
                 v

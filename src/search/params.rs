@@ -143,6 +143,14 @@ crate::tunable! {
         lmr_tactical: i32 = 1,
             "lmr_tactical" [0, 100] => "moves that make or stop a three are reduced this many \
                 plies less (100: never)";
+        /// At a node expected to fail high (a cut node: the child of a node's first move
+        /// at an expected all node, a reduced search's child; the root's zero-window
+        /// passes count as cut nodes), unforced moves past the first that are not killers
+        /// are reduced this many quarter plies more (0 = off). Rapfi reduces such moves by
+        /// 1.8 plies.
+        lmr_cut: i32 = 0,
+            "lmr_cut" [0, 64] => "at an expected cut node, unforced moves past the first that \
+                are not killers are reduced this many quarter plies more (0 = off)";
         /// At a node that must answer an open three (the defences and own fours only, no
         /// top-N cut), moves from index 2 on are first searched one ply shallower when at
         /// least 3 plies are left (re-searched at full depth if they beat alpha).

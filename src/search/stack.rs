@@ -23,6 +23,10 @@ pub struct Frame {
     /// computed), written by the parent before recursing; the grandparent's is from this
     /// node's side to move, as its own.
     pub evals: [Value; 2],
+    /// Whether this node is expected to fail high (a cut node), written by the parent:
+    /// the first move's child of a cut node is an all node and the reverse, and a
+    /// reduced search's child is a cut node. Read only by `lmr_cut`.
+    pub cut: bool,
 }
 
 impl Frame {
@@ -33,6 +37,7 @@ impl Frame {
             bbox: BBox::default(),
             excluded: Pos::NONE,
             evals: [VALUE_NONE; 2],
+            cut: false,
         }
     }
 }
