@@ -147,7 +147,13 @@ impl Core {
                 let grand = stack[0].evals[1];
                 let improving = self.params.rfp_imp && grand != VALUE_NONE && v > grand;
                 let margin_depth = depth - if improving { ONE_PLY } else { 0 };
-                if v - self.rfp.1 * margin_depth / ONE_PLY >= beta {
+                // `rfp_cut`: less margin at an expected cut node the table knows nothing of.
+                let scale = if stack[0].cut && hit.is_none() {
+                    self.params.rfp_cut
+                } else {
+                    1000
+                };
+                if v - self.rfp.1 * margin_depth / ONE_PLY * scale / 1000 >= beta {
                     return v;
                 }
             }

@@ -191,6 +191,11 @@ crate::tunable! {
         rfp_margin: Value = 40,
             "rfp_margin" [0, 10_000] => "reverse futility: return the static value if it \
                 beats beta by this much per ply left";
+        /// Reverse futility at an expected cut node without a table entry: the margin in
+        /// thousandths of the usual one (1000 = as elsewhere; Rapfi's is about 810).
+        rfp_cut: i32 = 1000,
+            "rfp_cut" [0, 1000] => "reverse futility at an expected cut node without a table \
+                entry: the margin in thousandths of the usual (1000 = the same)";
         /// Reverse futility by improvement: a node whose static value is above its
         /// grandparent's (the same side to move two plies up) prunes with one ply less of
         /// margin (Rapfi's futility margin works so); the static value is then computed at
