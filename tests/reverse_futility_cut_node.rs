@@ -31,7 +31,7 @@ fn cut_node_margin_changes_fixed_depth_searches_deterministically() {
     {
         let mut changed = 0;
         // Repeatable at depth 8 (checked by `bench_pairs`).
-        for (_, on, off) in bench_pairs(s, &base, 8) {
+        for (_, on, off) in bench_pairs(s, base, 8) {
             changed += usize::from(on.nodes != off.nodes);
         }
         assert!(changed >= 5, "{s}: only {changed} searches changed");
