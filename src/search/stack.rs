@@ -25,7 +25,7 @@ pub struct Frame {
     pub evals: [Value; 2],
     /// Whether this node is expected to fail high (a cut node), written by the parent:
     /// the first move's child of a cut node is an all node and the reverse, and a
-    /// reduced search's child is a cut node. Read only by `lmr_cut`.
+    /// reduced search's child is a cut node. Read only by `lmr_cut` and `rfp_cut`.
     pub cut: bool,
 }
 
