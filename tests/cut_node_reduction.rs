@@ -7,8 +7,9 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
-    assert_proves_the_win_carried_by_fours, assert_stops_an_open_three, bench_pairs,
+    assert_changes_nothing, assert_finds_the_win_of_an_open_three,
+    assert_node_limited_searches_repeat, assert_proves_the_win_carried_by_fours,
+    assert_stops_an_open_three, fixed_depth_change,
 };
 use sente::search::params::SearchParams;
 
@@ -25,13 +26,8 @@ fn cut_node_reduction_is_off_by_default() {
 #[test]
 fn cut_node_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
     for s in SETTINGS {
-        let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
-        // Repeatable at depth 8 (checked by `bench_pairs`).
-        for (_, on, off) in bench_pairs(s, "lmr_cut=0", 8) {
-            changed += usize::from(on.nodes != off.nodes);
-            on_nodes += on.nodes;
-            off_nodes += off.nodes;
-        }
+        // Repeatable at depth 8 (checked by `fixed_depth_change`).
+        let (changed, on_nodes, off_nodes) = fixed_depth_change(s, "lmr_cut=0", 8);
         assert!(changed >= 5, "{s}: only {changed} searches changed");
         assert!(
             on_nodes < off_nodes,
@@ -44,13 +40,7 @@ fn cut_node_reduction_shrinks_fixed_depth_trees_and_is_deterministic() {
 #[test]
 fn cut_node_reduction_is_a_late_move_reduction() {
     // Late-move reductions off: the key must not reduce anything.
-    for (name, on, plain) in bench_pairs("lmr=off,lmr_cut=8", "lmr=off", 6) {
-        assert_eq!(
-            (on.nodes, on.best, on.value),
-            (plain.nodes, plain.best, plain.value),
-            "{name}: lmr_cut reduced a search without late-move reductions"
-        );
-    }
+    assert_changes_nothing("lmr=off,lmr_cut=8", "lmr=off", 6, "lmr_cut");
 }
 
 #[test]

@@ -7,8 +7,9 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
-    assert_proves_the_win_carried_by_fours, assert_stops_an_open_three, bench_pairs,
+    assert_changes_nothing, assert_finds_the_win_of_an_open_three,
+    assert_node_limited_searches_repeat, assert_proves_the_win_carried_by_fours,
+    assert_stops_an_open_three, fixed_depth_change,
 };
 use sente::search::params::SearchParams;
 
@@ -29,11 +30,8 @@ fn cut_node_margin_changes_fixed_depth_searches_deterministically() {
         .into_iter()
         .zip(["rfp_cut=1000", "rfp=4,rfp_renju=4"])
     {
-        let mut changed = 0;
-        // Repeatable at depth 8 (checked by `bench_pairs`).
-        for (_, on, off) in bench_pairs(s, base, 8) {
-            changed += usize::from(on.nodes != off.nodes);
-        }
+        // Repeatable at depth 8 (checked by `fixed_depth_change`).
+        let (changed, _, _) = fixed_depth_change(s, base, 8);
         assert!(changed >= 5, "{s}: only {changed} searches changed");
         assert_node_limited_searches_repeat(s);
     }
@@ -42,13 +40,7 @@ fn cut_node_margin_changes_fixed_depth_searches_deterministically() {
 #[test]
 fn cut_node_margin_acts_only_through_reverse_futility() {
     let off = "rfp=0,rfp_renju=0";
-    for (name, on, plain) in bench_pairs(&format!("{off},rfp_cut=300"), off, 6) {
-        assert_eq!(
-            (on.nodes, on.best, on.value),
-            (plain.nodes, plain.best, plain.value),
-            "{name}: rfp_cut changed a search without reverse futility"
-        );
-    }
+    assert_changes_nothing(&format!("{off},rfp_cut=300"), off, 6, "rfp_cut");
 }
 
 #[test]

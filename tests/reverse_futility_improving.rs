@@ -7,8 +7,9 @@
 mod common;
 
 use common::{
-    assert_finds_the_win_of_an_open_three, assert_node_limited_searches_repeat,
-    assert_proves_the_win_carried_by_fours, assert_stops_an_open_three, bench_pairs,
+    assert_changes_nothing, assert_finds_the_win_of_an_open_three,
+    assert_node_limited_searches_repeat, assert_proves_the_win_carried_by_fours,
+    assert_stops_an_open_three, fixed_depth_change,
 };
 use sente::search::params::SearchParams;
 
@@ -26,13 +27,8 @@ fn improvement_margin_is_off_by_default() {
 fn improvement_margin_shrinks_fixed_depth_trees_and_is_deterministic() {
     for s in SETTINGS {
         let base = s.replacen("rfp_imp=on", "rfp_imp=off", 1);
-        let (mut on_nodes, mut off_nodes, mut changed) = (0, 0, 0);
-        // Repeatable at depth 8 (checked by `bench_pairs`).
-        for (_, on, off) in bench_pairs(s, &base, 8) {
-            changed += usize::from(on.nodes != off.nodes);
-            on_nodes += on.nodes;
-            off_nodes += off.nodes;
-        }
+        // Repeatable at depth 8 (checked by `fixed_depth_change`).
+        let (changed, on_nodes, off_nodes) = fixed_depth_change(s, &base, 8);
         assert!(changed >= 5, "{s}: only {changed} searches changed");
         assert!(
             on_nodes < off_nodes,
@@ -48,13 +44,7 @@ fn improvement_margin_acts_only_through_reverse_futility() {
     // Reverse futility off in every rule: the static values computed for the option
     // must not change the tree.
     let off = "rfp=0,rfp_renju=0";
-    for (name, on, plain) in bench_pairs(&format!("{off},rfp_imp=on"), off, 6) {
-        assert_eq!(
-            (on.nodes, on.best, on.value),
-            (plain.nodes, plain.best, plain.value),
-            "{name}: rfp_imp changed a search without reverse futility"
-        );
-    }
+    assert_changes_nothing(&format!("{off},rfp_imp=on"), off, 6, "rfp_imp");
 }
 
 #[test]

@@ -133,6 +133,34 @@ pub fn bench_pairs(
         .collect()
 }
 
+/// Every bench position searched to `depth` with `on` (checked repeatable) and `off`:
+/// (searches whose node count changed, `on`'s total nodes, `off`'s total nodes).
+#[allow(dead_code)]
+pub fn fixed_depth_change(on: &str, off: &str, depth: i32) -> (usize, u64, u64) {
+    bench_pairs(on, off, depth)
+        .iter()
+        .fold((0, 0, 0), |(changed, n_on, n_off), (_, a, z)| {
+            (
+                changed + usize::from(a.nodes != z.nodes),
+                n_on + a.nodes,
+                n_off + z.nodes,
+            )
+        })
+}
+
+/// Every bench position searched to `depth` with `on` and `off` gives the same nodes,
+/// move and value: the key in `on` has no effect there (`what` names that key).
+#[allow(dead_code)]
+pub fn assert_changes_nothing(on: &str, off: &str, depth: i32, what: &str) {
+    for (name, a, z) in bench_pairs(on, off, depth) {
+        assert_eq!(
+            (a.nodes, a.best, a.value),
+            (z.nodes, z.best, z.value),
+            "{name}: {what} changed a search with {off}"
+        );
+    }
+}
+
 /// Black to move wins (found by a seeded random search over playouts): the threat
 /// solver proves a VCT of 19 plies from (6,10), and the main search alone (no solvers)
 /// proves a win from depth 6. The line is carried by fours; when the fail-high reduction
