@@ -320,6 +320,41 @@ impl Core {
                         usize::MAX
                     };
                     n = keep.min(listed);
+                    // `order_net`: far from the leaves, the top N (but the TT move and the
+                    // killers) in the order of the leaf search's value after each move.
+                    if stage == Stage::All
+                        && self.params.order_net > 0
+                        && plies >= self.params.order_net
+                    {
+                        if !self.params.order_net_all {
+                            cur.moves.keep_top(0, n);
+                        }
+                        // The TT move's and the killers' bonuses put them far above any
+                        // pattern score.
+                        let fixed = self.params.killer_score / 2;
+                        for k in 0..cur.moves.len() {
+                            let sm = cur.moves.get(k);
+                            if fixed > 0 && sm.score >= fixed {
+                                continue;
+                            }
+                            rest[0].bbox = cur.bbox.with(sm.pos, w, h);
+                            board.make(sm.pos);
+                            self.nodes += 1;
+                            let v = -self.qsearch(
+                                board,
+                                rest,
+                                -VALUE_INFINITE,
+                                VALUE_INFINITE,
+                                ply + 1,
+                                0,
+                            );
+                            board.unmake();
+                            if self.stopped {
+                                return 0;
+                            }
+                            cur.moves.as_mut_slice()[k].score = v;
+                        }
+                    }
                     // Move-count pruning: fewer moves the nearer the leaves.
                     if unforced || (stage == Stage::DefendThree && self.params.mcp_defend) {
                         let last = LMR_TABLE - 1;

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::movegen::{generate, BBox, OrderInfo, ScoredMove, Stage};
+use crate::movegen::{generate, BBox, OrderInfo, ScoredMove, Stage, TT_MOVE_SCORE};
 use crate::pattern::Pattern4;
 use crate::time::SearchLimits;
 use crate::tt::{Bound, Tt};
@@ -522,6 +522,21 @@ impl Core {
         };
         stack[0].moves.sort_and_truncate(keep);
         let mut root: Vec<ScoredMove> = stack[0].moves.as_slice().to_vec();
+        // `root_net`: the root list in the order of the leaf search's value after each
+        // move (the TT move stays first).
+        if self.params.root_net && stage == Stage::All && defend.is_none() && root.len() > 1 {
+            let (cur, rest) = stack.split_first_mut().expect("frames");
+            let (w, h) = (board.width(), board.height());
+            for m in root.iter_mut().filter(|m| m.score < TT_MOVE_SCORE) {
+                rest[0].bbox = cur.bbox.with(m.pos, w, h);
+                board.make(m.pos);
+                self.nodes += 1;
+                m.score = -self.qsearch(board, rest, -VALUE_INFINITE, VALUE_INFINITE, 1, 0);
+                board.unmake();
+            }
+            let key = |m: &ScoredMove| (std::cmp::Reverse(m.score), m.pos);
+            root.sort_by_key(key);
+        }
         if let Some(d) = defend {
             let limit = if stage == Stage::All {
                 2 * self.params.root_top_n

@@ -228,6 +228,31 @@ crate::tunable! {
         razor_margin: Value = 40,
             "razor_margin" [0, 10_000] => "razoring: how far below alpha, per ply left, the \
                 static value must be";
+        /// Ordering by the evaluation: at an unforced node with at least this many plies
+        /// left (0 = off), the top-N moves (but the TT move and the killers, which stay
+        /// first) are ordered by the leaf search's value of the position after each (the
+        /// network's judgement, its forced blocks played out) instead of by the
+        /// generator's pattern scores; move-count pruning and the reductions then follow
+        /// that order. The network picks better among sibling moves than the ordering
+        /// does (benches/RESULTS.md, forty-second session: 9–10 points of expected score
+        /// lost against the best child, the ordering's first move 12–14).
+        order_net: i32 = 0,
+            "order_net" [0, 100] => "at an unforced node with at least this many plies left, \
+                the top-N moves but the TT move and the killers are ordered by the leaf \
+                search's value after each (the network's judgement) instead of the pattern \
+                scores (0 = off)";
+        /// With `order_net`: every listed move is valued so, and the top N are the best of
+        /// them by that value (off: the top N by the pattern scores, then ordered so).
+        order_net_all: bool = false,
+            "order_net_all" => "with `order_net`, every listed move is valued by the leaf \
+                search and the top N are chosen by that value (off: the top N of the pattern \
+                scores are reordered)";
+        /// The root moves (but the TT move, which stays first) ordered by the leaf search's
+        /// value after each before the first iteration, instead of by the pattern scores
+        /// (after each iteration the best move moves to the front as always).
+        root_net: bool = false,
+            "root_net" => "the root moves but the TT move are ordered by the leaf search's \
+                value after each before the first iteration (off: by the pattern scores)";
         /// Late-move pruning: at an unforced node with `d` plies left, moves after the first
         /// `lmp + d²` are skipped (0 = off).
         lmp: usize = 0,
