@@ -337,18 +337,7 @@ impl Core {
                             if fixed > 0 && sm.score >= fixed {
                                 continue;
                             }
-                            rest[0].bbox = cur.bbox.with(sm.pos, w, h);
-                            board.make(sm.pos);
-                            self.nodes += 1;
-                            let v = -self.qsearch(
-                                board,
-                                rest,
-                                -VALUE_INFINITE,
-                                VALUE_INFINITE,
-                                ply + 1,
-                                0,
-                            );
-                            board.unmake();
+                            let v = self.value_after(board, &cur.bbox, rest, sm.pos, ply);
                             if self.stopped {
                                 return 0;
                             }
@@ -538,6 +527,26 @@ impl Core {
             self.tt.store(key, ply, best, best_move, depth, bound);
         }
         best
+    }
+
+    /// The leaf search's value (full window) of the position after move `m` of the side
+    /// to move, from its view: the evaluation with forced five blocks played out, by
+    /// which `order_net` and `root_net` order moves. `bbox` is this node's (at `ply`),
+    /// `rest` the frames below it.
+    pub(super) fn value_after(
+        &mut self,
+        board: &mut Board,
+        bbox: &crate::movegen::BBox,
+        rest: &mut [Frame],
+        m: Pos,
+        ply: i32,
+    ) -> Value {
+        rest[0].bbox = bbox.with(m, board.width(), board.height());
+        board.make(m);
+        self.nodes += 1;
+        let v = -self.qsearch(board, rest, -VALUE_INFINITE, VALUE_INFINITE, ply + 1, 0);
+        board.unmake();
+        v
     }
 
     /// The leaf search (fail-soft within (`alpha`, `beta`)): decided positions from the

@@ -526,13 +526,8 @@ impl Core {
         // move (the TT move stays first).
         if self.params.root_net && stage == Stage::All && defend.is_none() && root.len() > 1 {
             let (cur, rest) = stack.split_first_mut().expect("frames");
-            let (w, h) = (board.width(), board.height());
             for m in root.iter_mut().filter(|m| m.score < TT_MOVE_SCORE) {
-                rest[0].bbox = cur.bbox.with(m.pos, w, h);
-                board.make(m.pos);
-                self.nodes += 1;
-                m.score = -self.qsearch(board, rest, -VALUE_INFINITE, VALUE_INFINITE, 1, 0);
-                board.unmake();
+                m.score = self.value_after(board, &cur.bbox, rest, m.pos, 0);
             }
             let key = |m: &ScoredMove| (std::cmp::Reverse(m.score), m.pos);
             root.sort_by_key(key);
