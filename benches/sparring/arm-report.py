@@ -7,6 +7,9 @@ ARM is the NAME given to match.sh: the folder NAME/ (games.tsv and the game_*.ps
 records) and, if present, NAME.log. For each arm it prints
 
 * the engine's wins, losses and draws by colour (black / white), from games.tsv;
+* its score by game length (stones on the board at the end, the opening's included:
+  within 39, 40-59, 60 or more; short games are the tactical ones), and how many
+  openings it won with both colours, split, or lost with both;
 * its thinking time per move by its own move number after the opening (from the
   times in the .psq records): how many moves, the mean, the median, the share of
   quick replies (under 100 ms: forced blocks, a found win, a single defence) and of
@@ -54,13 +57,42 @@ def parse_args(argv):
 def games(arm):
     """(number, black, white, result "1-0" / "0-1" / "1/2-1/2", how it ended) per game
     of games.tsv."""
+    return [g[:5] for g in games_full(arm)]
+
+
+def games_full(arm):
+    """As `games`, with the stones on the board at the end (0 if not given) and the
+    opening (its file and line, "" if not given)."""
     out = []
     with open(os.path.join(arm, "games.tsv")) as f:
         for line in f:
             t = line.rstrip("\n").split("\t")
             if len(t) >= 4 and t[0].isdigit():
-                out.append((int(t[0]), t[1], t[2], t[3], t[4] if len(t) > 4 else ""))
+                end = t[4] if len(t) > 4 else ""
+                stones = int(t[5]) if len(t) > 5 and t[5].isdigit() else 0
+                opening = t[6] if len(t) > 6 else ""
+                out.append((int(t[0]), t[1], t[2], t[3], end, stones, opening))
     return out
+
+
+LENGTHS = (("within 39", 0, 39), ("40-59", 40, 59), ("60 or more", 60, 10**9))
+
+
+def outcomes(engine, arm):
+    """Per game length class, [points, games]; per opening, the engine's points."""
+    by_length = {label: [0.0, 0] for label, _, _ in LENGTHS}
+    by_opening = {}
+    for _, black, white, result, end, stones, opening in games_full(arm):
+        if engine not in (black, white) or end.startswith("crash"):
+            continue
+        s = score(result, black == engine)
+        for label, lo, hi in LENGTHS:
+            if lo <= stones <= hi:
+                by_length[label][0] += s
+                by_length[label][1] += 1
+        if opening:
+            by_opening[opening] = by_opening.get(opening, 0.0) + s
+    return by_length, by_opening
 
 
 def score(result, is_black):
@@ -147,13 +179,22 @@ def summary(label, ms, cap):
     )
 
 
-def show(title, engine, by_colour, times):
+def show(title, engine, by_colour, times, by_length, by_opening):
     print(f"== {title}")
     for colour in ("black", "white"):
         w, l, d = by_colour[colour]
         n = w + l + d
         score = (w + d / 2) / n * 100 if n else 0.0
         print(f"{engine} as {colour}: {w}-{l}-{d} of {n}, {score:.1f} %")
+    parts = [f"{label} {pts:g} / {n}" for label, (pts, n) in by_length.items()]
+    print("points by game length (stones at the end, opening included): " + ", ".join(parts))
+    if by_opening:
+        both = sum(1 for v in by_opening.values() if v == 2)
+        none = sum(1 for v in by_opening.values() if v == 0)
+        print(
+            f"openings: {len(by_opening)}, won with both colours {both}, "
+            f"lost with both {none}, the rest split"
+        )
     every = [t for v in times.values() for t in v]
     cap = max(every) if every else 0
     print(f"thinking time by own move after the opening (cap taken as the longest, {cap} ms):")
@@ -169,15 +210,20 @@ def main():
     engine, control, arms = parse_args(sys.argv[1:])
     total_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     total_times = {}
+    total_length = {label: [0.0, 0] for label, _, _ in LENGTHS}
     for arm in arms:
         by_colour, times = report(engine, arm)
-        show(arm, engine, by_colour, times)
+        by_length, by_opening = outcomes(engine, arm)
+        show(arm, engine, by_colour, times, by_length, by_opening)
         for c in total_colour:
             total_colour[c] = [a + b for a, b in zip(total_colour[c], by_colour[c])]
         for m, v in times.items():
             total_times.setdefault(m, []).extend(v)
+        for label, (pts, n) in by_length.items():
+            total_length[label][0] += pts
+            total_length[label][1] += n
     if len(arms) > 1:
-        show("all arms", engine, total_colour, total_times)
+        show("all arms", engine, total_colour, total_times, total_length, {})
     if control is not None:
         print("== paired with the control")
         for arm in arms:
