@@ -55,14 +55,9 @@ def parse_args(argv):
 
 
 def games(arm):
-    """(number, black, white, result "1-0" / "0-1" / "1/2-1/2", how it ended) per game
-    of games.tsv."""
-    return [g[:5] for g in games_full(arm)]
-
-
-def games_full(arm):
-    """As `games`, with the stones on the board at the end (0 if not given) and the
-    opening (its file and line, "" if not given)."""
+    """(number, black, white, result "1-0" / "0-1" / "1/2-1/2", how it ended, stones on
+    the board at the end (0 if not given), opening (its file and line, "" if not given))
+    per game of games.tsv."""
     out = []
     with open(os.path.join(arm, "games.tsv")) as f:
         for line in f:
@@ -75,24 +70,13 @@ def games_full(arm):
     return out
 
 
-LENGTHS = (("within 39", 0, 39), ("40-59", 40, 59), ("60 or more", 60, 10**9))
+# Game length classes (stones on the board at the end): label and largest count.
+LENGTHS = (("within 39", 39), ("40-59", 59), ("60 or more", 10**9))
 
 
-def outcomes(engine, arm):
-    """Per game length class, [points, games]; per opening, the engine's points."""
-    by_length = {label: [0.0, 0] for label, _, _ in LENGTHS}
-    by_opening = {}
-    for _, black, white, result, end, stones, opening in games_full(arm):
-        if engine not in (black, white) or end.startswith("crash"):
-            continue
-        s = score(result, black == engine)
-        for label, lo, hi in LENGTHS:
-            if lo <= stones <= hi:
-                by_length[label][0] += s
-                by_length[label][1] += 1
-        if opening:
-            by_opening[opening] = by_opening.get(opening, 0.0) + s
-    return by_length, by_opening
+def length_class(stones):
+    """The label of the length class of a game that ended with `stones` on the board."""
+    return next(label for label, hi in LENGTHS if stones <= hi)
 
 
 def score(result, is_black):
@@ -106,7 +90,7 @@ def scores(engine, arm):
     """The engine's score (1, 0.5, 0) per game number, crashed games left out."""
     return {
         number: score(result, black == engine)
-        for number, black, white, result, end in games(arm)
+        for number, black, white, result, end, _, _ in games(arm)
         if engine in (black, white) and not end.startswith("crash")
     }
 
@@ -141,15 +125,26 @@ def moves(path):
 
 
 def report(engine, arm):
+    """By colour [wins, losses, draws]; thinking times by own move number; per game
+    length class [points, games] and per opening the points (crashed games left out of
+    those two)."""
     by_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     times = {}
-    for number, black, white, result, _ in games(arm):
+    by_length = {label: [0.0, 0] for label, _ in LENGTHS}
+    by_opening = {}
+    for number, black, white, result, end, stones, opening in games(arm):
         if engine not in (black, white):
             continue
         is_black = black == engine
         colour = "black" if is_black else "white"
+        s = score(result, is_black)
         # Win, loss, draw: the slots of scores 1, 0 and 0.5.
-        by_colour[colour][{1.0: 0, 0.0: 1, 0.5: 2}[score(result, is_black)]] += 1
+        by_colour[colour][{1.0: 0, 0.0: 1, 0.5: 2}[s]] += 1
+        if not end.startswith("crash"):
+            by_length[length_class(stones)][0] += s
+            by_length[length_class(stones)][1] += 1
+            if opening:
+                by_opening[opening] = by_opening.get(opening, 0.0) + s
         psq = os.path.join(arm, f"game_{number:04d}.psq")
         if not os.path.exists(psq):
             continue
@@ -163,7 +158,7 @@ def report(engine, arm):
             if (i % 2 == 0) == is_black:
                 times.setdefault(own, []).append(rows[i][2])
                 own += 1
-    return by_colour, times
+    return by_colour, times, by_length, by_opening
 
 
 def summary(label, ms, cap):
@@ -210,10 +205,9 @@ def main():
     engine, control, arms = parse_args(sys.argv[1:])
     total_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     total_times = {}
-    total_length = {label: [0.0, 0] for label, _, _ in LENGTHS}
+    total_length = {label: [0.0, 0] for label, _ in LENGTHS}
     for arm in arms:
-        by_colour, times = report(engine, arm)
-        by_length, by_opening = outcomes(engine, arm)
+        by_colour, times, by_length, by_opening = report(engine, arm)
         show(arm, engine, by_colour, times, by_length, by_opening)
         for c in total_colour:
             total_colour[c] = [a + b for a, b in zip(total_colour[c], by_colour[c])]
