@@ -40,7 +40,12 @@ pub fn evaluate(board: &mut Board, p: &EvalParams) -> Value {
     match network(board, p) {
         Some(m) => {
             board.refresh_vectors();
-            m.evaluate(board, p.mlp_forbid)
+            let v = m.evaluate(board, p.mlp_forbid);
+            if p.mlp_tempo == 0 {
+                v
+            } else {
+                (v - p.mlp_tempo).clamp(-VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1)
+            }
         }
         None => classic(board, p),
     }
@@ -360,6 +365,37 @@ mod tests {
             b2.make(Pos::new(x, y));
         }
         assert_ne!(evaluate(&mut b2, &net), evaluate(&mut b, &p));
+    }
+
+    #[test]
+    fn mlp_tempo_lowers_the_networks_value_for_the_side_to_move() {
+        let tempo = EvalParams {
+            mlp_tempo: 37,
+            ..EvalParams::default()
+        };
+        let (mut a, mut b) = (
+            Board::new(20, 20, Rule::Freestyle).unwrap(),
+            Board::new(20, 20, Rule::Freestyle).unwrap(),
+        );
+        prepare(&mut a, &EvalParams::default());
+        prepare(&mut b, &tempo);
+        for (x, y) in [(10, 10), (11, 11), (9, 10), (12, 9), (8, 10), (3, 3)] {
+            a.make(Pos::new(x, y));
+            b.make(Pos::new(x, y));
+            let plain = evaluate(&mut a, &EvalParams::default());
+            assert_eq!(evaluate(&mut b, &tempo), plain - 37, "after {x},{y}");
+        }
+        // The tables do not read it.
+        let tables = EvalParams {
+            mlp: None,
+            ..EvalParams::default()
+        };
+        let with = EvalParams {
+            mlp_tempo: 37,
+            ..tables.clone()
+        };
+        let mut c = board(&[(7, 7), (8, 8), (6, 7)]);
+        assert_eq!(evaluate(&mut c, &with), evaluate(&mut c, &tables));
     }
 
     #[test]

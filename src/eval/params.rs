@@ -97,6 +97,11 @@ crate::tunable! {
                 overline), which its inputs would read like white's winning ones, count as \
                 usual (`off`), not as black's own cells when black is to move (`own`), or \
                 not at all (`both`)";
+        /// Subtracted from the network's value for the side to move.
+        mlp_tempo: Value = 0,
+            "mlp_tempo" [-1_000, 1_000]
+            => "the network: subtracted from its value for the side to move (a correction of \
+                its optimism for the side to move; 0 = none)";
     }
 }
 
